@@ -1,0 +1,244 @@
+"""The ``tricks`` step: leading, following, winning, cancelling (one mechanism for the trick family).
+
+YAML (every key optional)::
+
+    tricks:
+      first_leader: left_of(dealer)          # seat leading the first trick
+      from: hand                             # per-seat zone played from
+      to: won                                # per-seat zone the winner takes the cards into
+      follow: suit                           # suit: follow the led suit if able | none
+      lead: EXPR                             # extra condition on a led card   (card, seat, hand)
+      play: EXPR                             # extra condition on any card     (card, seat, hand)
+      wins: card.suit == led_suit or card.suit == trump   # which cards can win (card, seat)
+      key: card.rank + (if card.suit == trump then 100 else 0)  # the highest key wins
+      cancel: EXPR                           # a and b cancel each other: neither can win (a, b)
+      if_none_wins: leader                   # leader | carry (to the next trick's winner)
+      count: EXPR                            # tricks in the deal (default: until hands are empty)
+      auto: false                            # play a seat's only legal card by itself
+      after_play: [effects]                  # (seat, card)
+      after_trick: [effects]                 # (winner, leader)
+
+If ``lead`` or ``play`` would leave a seat with no legal card, the condition is
+lifted for that play (the usual "unless you hold nothing else").
+
+The legal-play function is generated as one Python function from these
+expressions, so a play costs a few list operations (DESIGN.md, "Speed").
+"""
+from __future__ import annotations
+
+from ._compile import Compiler
+from ._effects import compile_effects
+from ._steps import Step, step_type, zone_of
+from .dsl import BOOL, CARD, INT, list_of
+from ._slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, WINNER
+
+PLAY_CTX = (("seat", INT), ("card", "card"), ("hand", list_of(CARD)))
+WIN_CTX = (("card", "card"), ("seat", INT))
+PAIR_CTX = (("a", "card"), ("b", "card"))
+TRICK_CTX = (("winner", INT), ("leader", INT))
+AFTER_PLAY_CTX = (("seat", INT), ("card", "card"))
+
+
+@step_type("tricks")
+class Tricks(Step):
+    decision = True
+
+    def __init__(self, game, comp: Compiler, body, path):
+        super().__init__(game, comp, body, path)
+        body = body or {}
+        self.first_leader = comp.expr(body.get("first_leader", "left_of(dealer)"), path + ("first_leader",), (), (INT,))
+        self.hand = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
+        self.won = zone_of(game, comp, body.get("to", "won"), path + ("to",), per_seat=True)
+        self.follow = body.get("follow", "suit")
+        if self.follow not in ("suit", "none"):
+            comp.problem(path + ("follow",), f"follow is 'suit' or 'none', not '{self.follow}'")
+        self.count = comp.expr(body["count"], path + ("count",), (), (INT,)) if "count" in body else None
+        self.auto = bool(body.get("auto", False))
+        mode = str(body.get("if_none_wins", "leader"))
+        if mode in game.options:  # an option whose value is the mode
+            mode = str(game.options[mode])
+        if mode not in ("leader", "carry"):
+            comp.problem(path + ("if_none_wins",), f"if_none_wins is 'leader' or 'carry' (or an option naming one), "
+                                                   f"not '{mode}'")
+        self.carry = mode == "carry"
+        # Legal plays: one generated function.
+        lead = comp.code(body.get("lead", True), path + ("lead",), PLAY_CTX, (BOOL,))
+        play = comp.code(body.get("play", True), path + ("play",), PLAY_CTX, (BOOL,))
+        dedupe = game.deck.copies > 1 or game.deck.jokers > 1
+        H = self.hand
+        lines = [
+            "p_seat = s.v[%d]" % TO_ACT,
+            f"p_hand = s.z[{H}][p_seat]",
+            "if s.plays:",
+            f"    led = s.v[{LED_SUIT}]",
+        ]
+        if self.follow == "suit":
+            lines += ["    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
+        else:
+            lines += ["    c1 = p_hand"]
+        lines += ["else:"]
+        if lead is not None and lead.src != "True":
+            lines += [f"    c1 = [p_card for p_card in p_hand if {lead.src}] or p_hand"]
+        else:
+            lines += ["    c1 = p_hand"]
+        if play is not None and play.src != "True":
+            lines += [f"c1 = [p_card for p_card in c1 if {play.src}] or c1"]
+        if dedupe:
+            lines += ["return list(set(c1))" ]
+        else:
+            lines += ["return c1 if c1 is not p_hand else list(c1)"]
+        self._legal = comp.function("", (), statements=lines)
+        self.wins = comp.expr(body.get("wins", "card.suit == led_suit or card.suit == trump"), path + ("wins",),
+                              WIN_CTX, (BOOL,))
+        self.key = comp.expr(body.get("key", "card.rank + (if card.suit == trump then 1000 else 0)"),
+                             path + ("key",), WIN_CTX, (INT,))
+        self.cancel = comp.expr(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
+        self.after_play = compile_effects(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
+        self.after_trick = compile_effects(game, comp, body.get("after_trick"), path + ("after_trick",), TRICK_CTX)
+
+    # ---- flow ---------------------------------------------------------------
+    def enter(self, s):
+        hands = s.z[self.hand]
+        leader = self.first_leader(s) % s.n
+        total = self.count(s) if self.count is not None else len(hands[leader])
+        if total <= 0 or not hands[leader]:
+            return False
+        v = s.v
+        v[TRICKS_TOTAL] = total
+        v[TRICK_NUMBER] = 0
+        v[LEADER] = leader
+        v[TO_ACT] = leader
+        v[LED_SUIT] = -1
+        s.plays = []
+        if self.auto:
+            return self._auto(s)
+        return True
+
+    def _auto(self, s):
+        """Play forced cards by themselves; False when the step ended that way."""
+        while True:
+            legal = self._legal(s)
+            if len(legal) != 1:
+                return True
+            if self._play(s, legal[0]):
+                return False
+
+    def legal(self, s):
+        return self._legal(s)
+
+    def legal_sorted(self, s):
+        return sorted(set(self._legal(s)), key=s.game.deck.sort_key.__getitem__)
+
+    def random_move(self, s, rng):
+        legal = self._legal(s)
+        return legal[int(rng.random() * len(legal))]
+
+    def apply(self, s, card):
+        if self._play(s, card):
+            return True
+        if self.auto:
+            return not self._auto(s)
+        return False
+
+    def _play(self, s, card):
+        """Play ``card`` for the seat to act; True when the deal's tricks are over."""
+        v = s.v
+        seat = v[TO_ACT]
+        s.z[self.hand][seat].remove(card)
+        plays = s.plays
+        if not plays:
+            v[LEADER] = seat
+            v[LED_SUIT] = s.game.deck.suit[card]
+            v[TRICK_NUMBER] += 1
+        plays.append((seat, card))
+        if s.events is not None:
+            s.emit({"type": "play", "seat": seat, "card": s.game.deck.code[card]})
+        if self.after_play is not None:
+            self.after_play(s, seat, card)
+        if len(plays) < s.n:
+            v[TO_ACT] = (seat + 1) % s.n
+            return False
+        return self._resolve(s)
+
+    def _resolve(self, s):
+        v = s.v
+        plays = s.plays
+        leader = v[LEADER]
+        k = len(plays)
+        cancelled = None
+        if self.cancel is not None:
+            cancelled = [False] * k
+            cancel = self.cancel
+            for i in range(k):
+                ci = plays[i][1]
+                for j in range(i + 1, k):
+                    if cancel(s, ci, plays[j][1]):
+                        cancelled[i] = cancelled[j] = True
+        best = -1
+        best_key = None
+        wins, key = self.wins, self.key
+        for i in range(k):
+            if cancelled is not None and cancelled[i]:
+                continue
+            seat, card = plays[i]
+            if wins(s, card, seat):
+                kv = key(s, card, seat)
+                if best < 0 or kv > best_key:
+                    best, best_key = i, kv
+        hands = s.z[self.hand]
+        last = v[TRICK_NUMBER] >= v[TRICKS_TOTAL] or not hands[leader]
+        cards = [c for _, c in plays]
+        carried = False
+        if best >= 0:
+            winner = plays[best][0]
+        else:
+            winner = leader
+            if self.carry and not last:
+                carried = True
+        if carried:
+            s.carried.extend(cards)
+        else:
+            dst = s.z[self.won][winner]
+            dst.extend(cards)
+            if s.carried:
+                dst.extend(s.carried)
+                s.carried = []
+        if s.events is not None:
+            code = s.game.deck.code
+            ev = {"type": "trick", "number": v[TRICK_NUMBER], "leader": leader, "winner": None if carried else winner,
+                  "cards": [[st, code[c]] for st, c in plays],
+                  "cancelled": [code[plays[i][1]] for i in range(k) if cancelled and cancelled[i]]}
+            if carried:
+                ev["carried"] = True
+            s.emit(ev)
+        v[WINNER] = winner
+        if self.after_trick is not None and not carried:
+            self.after_trick(s, winner, leader)
+        s.plays = []
+        v[LED_SUIT] = -1
+        if last:
+            return True
+        v[LEADER] = winner
+        v[TO_ACT] = winner
+        return False
+
+    # ---- text ----------------------------------------------------------------
+    def text(self, s, card):
+        return s.game.deck.code[card]
+
+    def parse(self, s, text):
+        t = text.strip()
+        if t.lower().startswith("play "):
+            t = t[5:]
+        return s.game.deck.face(t)
+
+    def why_illegal(self, s, card):
+        hand = s.z[self.hand][s.v[TO_ACT]]
+        if card not in hand:
+            return "not in your hand"
+        if s.plays and self.follow == "suit":
+            led = s.v[LED_SUIT]
+            suit = s.game.deck.suit
+            if suit[card] != led and any(suit[c] == led for c in hand):
+                return f"not legal: you must follow suit ({s.game.deck.suits[led]})"
+        return "not legal now (a lead or play restriction of this ruleset)"

@@ -1,0 +1,634 @@
+"""The expression language: parse with Lark, check names and types, generate Python.
+
+An author's expression (``"card.suit == led_suit or not any(c in hand where c.suit == led_suit)"``)
+is parsed by the LALR grammar in ``grammar.lark``, then walked once by
+``_Compiler``: every name is resolved (to a context parameter, a ruleset
+definition, a state slot, an option's value, a suit, rank or card literal) and
+every operation is type-checked. The result is a small Python expression over
+the state's slots (``SUIT[card] == s.v[3]``) that the engine compiles, with all
+the ruleset's other expressions, into one module: author text is never given
+to ``eval``; only code generated from the checked tree runs.
+
+Evaluation is bounded by construction: no loops but comprehensions over finite
+collections, no recursion (a definition may use only earlier definitions), no
+exponentiation, integer division by zero yields 0.
+
+Types: ``int`` (seats are ints), ``bool``, ``card``, ``suit``, ``color``,
+``str``, and ``list[T]``.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+INT, BOOL, CARD, SUIT, COLOR, STR, ANY = "int", "bool", "card", "suit", "color", "str", "any"
+
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def elem(t: str) -> str | None:
+    if t == ANY:
+        return ANY
+    if t.startswith("list[") and t.endswith("]"):
+        return t[5:-1]
+    return None
+
+
+class DslError(Exception):
+    """An expression problem at ``line``/``col`` (1-based, within the expression text)."""
+
+    def __init__(self, message, line=1, col=1, hint=""):
+        super().__init__(message)
+        self.message, self.line, self.col, self.hint = message, line, col, hint
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    text = resources.files("cardspec").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+#: Common mistakes and what to write instead (lark's ``match_examples`` idea, as a table).
+_MISTAKES = [
+    ("=", "==", "compare with '==' (a single '=' is not an operator here)"),
+    ("&&", "and", "write 'and'"),
+    ("||", "or", "write 'or'"),
+    ("!", "not", "write 'not' (or '!=' for 'differs')"),
+    ("?", "if … then … else …", "write 'if COND then A else B'"),
+]
+
+
+def parse(text: str) -> Tree:
+    """Parse one expression. Raises ``DslError`` with the position and what was expected."""
+    try:
+        return parser().parse(text)
+    except UnexpectedCharacters as e:
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
+        hint = ""
+        two = text[e.pos_in_stream:e.pos_in_stream + 2]
+        for bad, good, h in _MISTAKES:
+            if two.startswith(bad) and not (bad == "=" and two == "=="):
+                hint = h
+                break
+        raise DslError(f"unexpected character '{ch}'", e.line, e.column, hint) from None
+    except UnexpectedToken as e:
+        tok = e.token
+        if tok.type == "$END":
+            raise DslError("the expression ends too early", getattr(tok, "line", 1) or 1,
+                           (getattr(tok, "column", None) or len(text) + 1),
+                           _expected_hint(e.expected)) from None
+        hint = _expected_hint(e.expected)
+        if str(tok) == "=":
+            hint = "compare with '=='"
+        raise DslError(f"unexpected '{tok}'", tok.line, tok.column, hint) from None
+    except UnexpectedEOF as e:
+        raise DslError("the expression ends too early", 1, len(text) + 1, _expected_hint(e.expected)) from None
+    except UnexpectedInput as e:  # pragma: no cover - other lark errors
+        raise DslError(str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
+
+
+_TOKEN_WORDS = {"RPAR": "')'", "RSQB": "']'", "LPAR": "'('", "NAME": "a name", "INT": "a number",
+                "COMMA": "','", "THEN": "'then'", "ELSE": "'else'", "CARD": "a card",
+                "STRING": "a string", "COMP_OP": "a comparison", "IN": "'in'", "WHERE": "'where'"}
+
+
+def _expected_hint(expected) -> str:
+    words = sorted({_TOKEN_WORDS.get(x, x.lower()) for x in (expected or []) if not x.startswith("__")})
+    if not words:
+        return ""
+    if len(words) > 6:
+        words = words[:6] + ["…"]
+    return "expected " + ", ".join(words)
+
+
+@dataclass
+class Code:
+    src: str
+    type: str
+    const: bool = False   # no state read: may be folded
+
+
+@dataclass
+class Binding:
+    """What a name means: Python source and type; ``params`` for a callable definition."""
+
+    src: str
+    type: str
+    kind: str = "value"   # value | define | fn
+    params: tuple = ()
+    param_types: tuple = ()
+    const: bool = False
+
+
+@dataclass
+class Env:
+    """Names visible to every expression of one game (built by the engine)."""
+
+    names: dict = field(default_factory=dict)
+    deck: object = None
+    players: int = 0
+
+    def lookup(self, name):
+        return self.names.get(name)
+
+    def all_names(self):
+        return list(self.names)
+
+
+class _Compiler:
+    def __init__(self, env: Env, params: dict):
+        self.env = env
+        self.params = params          # name -> Binding (context parameters)
+        self.locals: list = []        # stack of dicts name -> Binding (comprehension variables)
+        self._n = 0
+
+    # ---- helpers --------------------------------------------------------
+    def err(self, node, msg, hint=""):
+        meta = getattr(node, "meta", None)
+        if isinstance(node, Token):
+            raise DslError(msg, node.line or 1, node.column or 1, hint)
+        if meta is not None and not getattr(meta, "empty", True):
+            raise DslError(msg, meta.line, meta.column, hint)
+        raise DslError(msg, 1, 1, hint)
+
+    def c(self, node) -> Code:
+        if isinstance(node, Token):
+            return self.token(node)
+        fn = getattr(self, "r_" + node.data, None)
+        if fn is None:  # pragma: no cover
+            self.err(node, f"unsupported construct '{node.data}'")
+        return fn(node)
+
+    def want(self, node, code: Code, *types):
+        if code.type == ANY or ANY in types or code.type in types:
+            return code
+        self.err(node, f"expected {' or '.join(types)}, found {code.type}")
+
+    def token(self, tok: Token) -> Code:
+        if tok.type == "INT":
+            return Code(str(int(tok)), INT, True)
+        if tok.type == "NAME":
+            return self.name(tok)
+        self.err(tok, f"unexpected '{tok}'")
+
+    # ---- names ----------------------------------------------------------
+    def resolve(self, name):
+        for frame in reversed(self.locals):
+            if name in frame:
+                return frame[name]
+        if name in self.params:
+            return self.params[name]
+        return self.env.lookup(name)
+
+    def visible_names(self):
+        names = set(self.params) | set(self.env.all_names())
+        for frame in self.locals:
+            names |= set(frame)
+        return names
+
+    def unknown(self, tok, name, what="name"):
+        close = difflib.get_close_matches(name, sorted(self.visible_names()), n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else ""
+        self.err(tok, f"unknown {what} '{name}'", hint)
+
+    def name(self, tok: Token) -> Code:
+        b = self.resolve(str(tok))
+        if b is None:
+            self.unknown(tok, str(tok))
+        if b.kind == "fn":
+            self.err(tok, f"'{tok}' is a function: call it as {tok}(…)")
+        if b.kind == "define":
+            if b.params:
+                self.err(tok, f"'{tok}' takes {len(b.params)} argument(s): {tok}({', '.join(b.params)})")
+            return Code(f"{b.src}(s)", b.type)
+        return Code(b.src, b.type, b.const)
+
+    def r_name(self, n):
+        return self.name(n.children[0])
+
+    # ---- literals ---------------------------------------------------------
+    def r_int_(self, n):
+        return Code(str(int(n.children[0])), INT, True)
+
+    def r_true(self, n):
+        return Code("True", BOOL, True)
+
+    def r_false(self, n):
+        return Code("False", BOOL, True)
+
+    def r_string(self, n):
+        return Code(repr(str(n.children[0])[1:-1]), STR, True)
+
+    def r_card(self, n):
+        tok = n.children[0]
+        deck = self.env.deck
+        code = str(tok)
+        if code.startswith("10"):
+            code = "T" + code[2:]
+        if deck is None or code not in deck.face_of:
+            self.err(tok, f"card '{tok}' is not in this ruleset's deck")
+        return Code(str(deck.face_of[code]), CARD, True)
+
+    def r_list_(self, n):
+        items = [self.c(ch) for ch in n.children]
+        if not items:
+            return Code("()", list_of(ANY), True)
+        t = items[0].type
+        for ch, it in zip(n.children, items):
+            if it.type != t and ANY not in (it.type, t):
+                self.err(ch, f"a list holds one type: {t} then {it.type}")
+        return Code("(" + ", ".join(i.src for i in items) + ",)", list_of(t), all(i.const for i in items))
+
+    # ---- operators --------------------------------------------------------
+    def r_if_(self, n):
+        cond, a, b = (self.c(ch) for ch in n.children)
+        self.want(n.children[0], cond, BOOL)
+        if a.type != b.type and ANY not in (a.type, b.type):
+            self.err(n, f"'then' gives {a.type} but 'else' gives {b.type}")
+        t = a.type if a.type != ANY else b.type
+        return Code(f"({a.src} if {cond.src} else {b.src})", t)
+
+    def _logic(self, n, op):
+        a, b = self.c(n.children[0]), self.c(n.children[1])
+        self.want(n.children[0], a, BOOL)
+        self.want(n.children[1], b, BOOL)
+        return Code(f"({a.src} {op} {b.src})", BOOL)
+
+    def r_or_(self, n):
+        return self._logic(n, "or")
+
+    def r_and_(self, n):
+        return self._logic(n, "and")
+
+    def r_not_(self, n):
+        a = self.want(n.children[0], self.c(n.children[0]), BOOL)
+        return Code(f"(not {a.src})", BOOL)
+
+    def r_neg(self, n):
+        a = self.want(n.children[0], self.c(n.children[0]), INT)
+        return Code(f"(-{a.src})", INT, a.const)
+
+    def r_compare(self, n):
+        left, op, right = n.children
+        a, b = self.c(left), self.c(right)
+        op = str(op)
+        if op in ("<", ">", "<=", ">="):
+            self.want(left, a, INT)
+            self.want(right, b, INT)
+        elif a.type != b.type and ANY not in (a.type, b.type):
+            hint = ""
+            if {a.type, b.type} == {CARD, SUIT}:
+                hint = "compare card.suit with a suit"
+            elif {a.type, b.type} == {CARD, INT}:
+                hint = "compare card.rank with a rank"
+            self.err(n, f"cannot compare {a.type} with {b.type}", hint)
+        return Code(f"({a.src} {op} {b.src})", BOOL)
+
+    def _in(self, n):
+        left, right = n.children
+        a, b = self.c(left), self.c(right)
+        e = elem(b.type)
+        if e is None:
+            self.err(right, f"'in' needs a list or zone on the right, found {b.type}")
+        if e != a.type and ANY not in (e, a.type):
+            self.err(n, f"cannot look for {a.type} in {b.type}")
+        return a, b
+
+    def r_in_(self, n):
+        a, b = self._in(n)
+        return Code(f"({a.src} in {b.src})", BOOL)
+
+    def r_not_in(self, n):
+        a, b = self._in(n)
+        return Code(f"({a.src} not in {b.src})", BOOL)
+
+    def r_binop(self, n):
+        left, op, right = n.children
+        a = self.want(left, self.c(left), INT)
+        b = self.want(right, self.c(right), INT)
+        op = str(op)
+        const = a.const and b.const
+        if op == "/":
+            return Code(f"_div({a.src}, {b.src})", INT, const)
+        if op == "%":
+            return Code(f"_mod({a.src}, {b.src})", INT, const)
+        return Code(f"({a.src} {op} {b.src})", INT, const)
+
+    # ---- access -------------------------------------------------------------
+    _CARD_ATTRS = {"suit": ("SUIT", SUIT), "rank": ("RANK", INT), "points": ("POINTS", INT),
+                   "color": ("COLOR", COLOR), "code": ("CODE", STR)}
+
+    def r_attr(self, n):
+        obj, name = n.children
+        a = self.c(obj)
+        attr = str(name)
+        if a.type in (CARD, ANY) and attr in self._CARD_ATTRS:
+            table, t = self._CARD_ATTRS[attr]
+            return Code(f"{table}[{a.src}]", t)
+        if a.type == CARD:
+            close = difflib.get_close_matches(attr, list(self._CARD_ATTRS), n=1)
+            self.err(name, f"a card has no '{attr}'", f"did you mean '{close[0]}'?" if close else
+                     "a card has suit, rank, points, color, code")
+        if a.type == SUIT and attr == "color":
+            return Code(f"SUIT_COLOR[{a.src}]", COLOR)
+        self.err(name, f"{a.type} has no attribute '{attr}'")
+
+    def r_index(self, n):
+        obj, idx = n.children
+        a, i = self.c(obj), self.c(idx)
+        self.want(idx, i, INT)
+        e = elem(a.type)
+        if e is None:
+            self.err(obj, f"cannot index {a.type} with [ ]")
+        if e == ANY or elem(e) is not None:
+            return Code(f"{a.src}[{i.src}]", e)
+        return Code(f"_at({a.src}, {i.src})", e)
+
+    # ---- comprehensions and calls ---------------------------------------
+    def _binder(self, node):
+        """`NAME in COLLECTION` → (name, collection Code, element type)."""
+        if not (isinstance(node, Tree) and node.data == "in_" and isinstance(node.children[0], Tree)
+                and node.children[0].data == "name"):
+            self.err(node, "expected 'NAME in COLLECTION' before 'where' or 'by'",
+                     "e.g. count(c in hand where c.suit == hearts)")
+        name = str(node.children[0].children[0])
+        coll = self.c(node.children[1])
+        e = elem(coll.type)
+        if e is None:
+            self.err(node.children[1], f"cannot go through {coll.type}: a list or zone is needed")
+        return name, coll, e
+
+    def _with_local(self, name, t, fn):
+        self._n += 1
+        py = f"_l{self._n}_{name}"
+        self.locals.append({name: Binding(py, t)})
+        try:
+            return py, fn()
+        finally:
+            self.locals.pop()
+
+    def comprehension(self, arg):
+        """Any argument form → (item_src, item_type, loop_src, ...) as Python comprehension parts.
+
+        Returns ``(expr_src, expr_type, for_clause)`` where the comprehension is
+        ``expr_src for_clause``, or ``None`` for a plain expression.
+        """
+        if not isinstance(arg, Tree):
+            return None
+        if arg.data == "where_arg":
+            name, coll, e = self._binder(arg.children[0])
+            py, cond = self._with_local(name, e, lambda: self.c(arg.children[1]))
+            self.want(arg.children[1], cond, BOOL)
+            self.last_loop, self.last_cond = f"for {py} in {coll.src}", cond.src
+            return py, e, f"for {py} in {coll.src} if {cond.src}"
+        if arg.data in ("for_arg", "for_where_arg"):
+            body, var, coll_node = arg.children[0], arg.children[1], arg.children[2]
+            coll = self.c(coll_node)
+            e = elem(coll.type)
+            if e is None:
+                self.err(coll_node, f"cannot go through {coll.type}: a list or zone is needed")
+            def inner():
+                b = self.c(body)
+                cond = self.c(arg.children[3]) if arg.data == "for_where_arg" else None
+                return b, cond
+            py, (b, cond) = self._with_local(str(var), e, inner)
+            if cond is not None:
+                self.want(arg.children[3], cond, BOOL)
+            clause = f"for {py} in {coll.src}" + (f" if {cond.src}" if cond is not None else "")
+            return b.src, b.type, clause
+        return None
+
+    def r_call(self, n):
+        fname_tok = n.children[0]
+        fname = str(fname_tok)
+        args = n.children[1:]
+        b = self.resolve(fname)
+        if b is not None and b.kind == "define":
+            if len(args) != len(b.params):
+                self.err(n, f"'{fname}' takes {len(b.params)} argument(s), given {len(args)}")
+            srcs = []
+            for a, t in zip(args, b.param_types):
+                code = self.c(a)
+                self.want(a, code, t)
+                srcs.append(code.src)
+            return Code(f"{b.src}(s, {', '.join(srcs)})", b.type)
+        fn = BUILTINS.get(fname)
+        if fn is None:
+            if b is not None:
+                self.err(fname_tok, f"'{fname}' is not a function")
+            close = difflib.get_close_matches(fname, list(BUILTINS) + [k for k, v in self.env.names.items()
+                                                                       if v.kind == "define"], n=1)
+            self.err(fname_tok, f"unknown function '{fname}'", f"did you mean '{close[0]}'?" if close else "")
+        return fn(self, n, args)
+
+
+# ---- builtin functions -------------------------------------------------------
+BUILTINS = {}
+
+
+def builtin(*names):
+    def deco(f):
+        for nm in names:
+            BUILTINS[nm] = f
+        return f
+    return deco
+
+
+def _argc(comp, n, args, lo, hi=None):
+    hi = lo if hi is None else hi
+    if not (lo <= len(args) <= hi):
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        comp.err(n, f"'{n.children[0]}' takes {want} argument(s), given {len(args)}")
+
+
+def _seat_fn(fmt):
+    def f(comp, n, args):
+        _argc(comp, n, args, 1)
+        a = comp.want(args[0], comp.c(args[0]), INT)
+        return Code(fmt.format(a=a.src, n=comp.env.players), INT)
+    return f
+
+
+BUILTINS["left_of"] = _seat_fn("(({a}) + 1) % {n}")
+BUILTINS["right_of"] = _seat_fn("(({a}) - 1) % {n}")
+BUILTINS["partner_of"] = _seat_fn("(({a}) + {n} // 2) % {n}")
+BUILTINS["across_from"] = BUILTINS["partner_of"]
+BUILTINS["seat_at"] = _seat_fn("({a}) % {n}")
+
+
+@builtin("abs")
+def _abs(comp, n, args):
+    _argc(comp, n, args, 1)
+    a = comp.want(args[0], comp.c(args[0]), INT)
+    return Code(f"abs({a.src})", INT)
+
+
+@builtin("count")
+def _count(comp, n, args):
+    _argc(comp, n, args, 1)
+    comp_parts = comp.comprehension(args[0])
+    if comp_parts:
+        _, _, clause = comp_parts
+        return Code(f"sum([1 {clause}])", INT)
+    a = comp.c(args[0])
+    if elem(a.type) is None:
+        comp.err(args[0], f"count needs a list or zone, found {a.type}")
+    return Code(f"len({a.src})", INT)
+
+
+def _aggregate(pyfn, empty):
+    def f(comp, n, args):
+        if len(args) >= 2 and pyfn in ("max", "min"):
+            codes = [comp.want(a, comp.c(a), INT) for a in args]
+            return Code(f"{pyfn}({', '.join(c.src for c in codes)})", INT)
+        _argc(comp, n, args, 1)
+        parts = comp.comprehension(args[0])
+        if parts:
+            src, t, clause = parts
+            if t not in (INT, ANY):
+                comp.err(args[0], f"{n.children[0]} adds up numbers, found {t}",
+                         "e.g. sum(c.points for c in won[seat])")
+            if pyfn == "sum":
+                return Code(f"sum([{src} {clause}])", INT)
+            return Code(f"{pyfn}([{src} {clause}], default={empty})", INT)
+        a = comp.c(args[0])
+        if elem(a.type) not in (INT, ANY):
+            comp.err(args[0], f"{n.children[0]} needs a list of numbers, found {a.type}",
+                     "e.g. sum(c.points for c in won[seat])")
+        if pyfn == "sum":
+            return Code(f"sum({a.src})", INT)
+        return Code(f"{pyfn}({a.src}, default={empty})", INT)
+    return f
+
+
+BUILTINS["sum"] = _aggregate("sum", 0)
+BUILTINS["max"] = _aggregate("max", 0)
+BUILTINS["min"] = _aggregate("min", 0)
+
+
+def _quant(pyfn):
+    def f(comp, n, args):
+        _argc(comp, n, args, 1)
+        parts = comp.comprehension(args[0])
+        if parts:
+            src, t, clause = parts
+            if args[0].data == "where_arg":
+                # any(c in hand where P): is there an element satisfying P / do all satisfy P
+                loop, cond = comp.last_loop, comp.last_cond
+                return Code(f"{pyfn}([({cond}) {loop}])" if pyfn == "all" else f"any([True {clause}])", BOOL)
+            comp.want(args[0], Code(src, t), BOOL)
+            return Code(f"{pyfn}([{src} {clause}])", BOOL)
+        a = comp.c(args[0])
+        if elem(a.type) not in (BOOL, ANY):
+            comp.err(args[0], f"{n.children[0]} needs 'x in LIST where CONDITION'",
+                     "e.g. any(c in hand where c.suit == hearts)")
+        return Code(f"{pyfn}({a.src})", BOOL)
+    return f
+
+
+BUILTINS["any"] = _quant("any")
+BUILTINS["all"] = _quant("all")
+
+
+@builtin("filter")
+def _filter(comp, n, args):
+    _argc(comp, n, args, 1)
+    parts = comp.comprehension(args[0])
+    if not parts or args[0].data != "where_arg":
+        comp.err(n, "filter takes 'x in LIST where CONDITION'", "e.g. filter(c in hand where c.suit == hearts)")
+    src, t, clause = parts
+    return Code(f"[{src} {clause}]", list_of(t))
+
+
+@builtin("sort")
+def _sort(comp, n, args):
+    _argc(comp, n, args, 1)
+    a = args[0]
+    if isinstance(a, Tree) and a.data == "by_arg":
+        name, coll, e = comp._binder(a.children[0])
+        py, key = comp._with_local(name, e, lambda: comp.c(a.children[1]))
+        comp.want(a.children[1], key, INT)
+        return Code(f"sorted({coll.src}, key=lambda {py}: {key.src})", coll.type)
+    code = comp.c(a)
+    if elem(code.type) not in (INT, CARD, ANY):
+        comp.err(a, f"sort needs a list of numbers or cards, found {code.type}")
+    if elem(code.type) == CARD:
+        return Code(f"sorted({code.src}, key=SORT_KEY.__getitem__)", code.type)
+    return Code(f"sorted({code.src})", code.type)
+
+
+@builtin("holder")
+def _holder(comp, n, args):
+    _argc(comp, n, args, 2)
+    z = comp.c(args[0])
+    card = comp.want(args[1], comp.c(args[1]), CARD)
+    if z.type != list_of(list_of(CARD)):
+        comp.err(args[0], "holder(ZONE, CARD) needs a per-seat zone such as hand")
+    return Code(f"_holder({z.src}, {card.src})", INT)
+
+
+@builtin("top")
+def _top(comp, n, args):
+    _argc(comp, n, args, 1)
+    z = comp.c(args[0])
+    if elem(z.type) is None:
+        comp.err(args[0], f"top needs a zone or list, found {z.type}")
+    return Code(f"_top({z.src})", elem(z.type))
+
+
+@builtin("distinct")
+def _distinct(comp, n, args):
+    _argc(comp, n, args, 1)
+    z = comp.c(args[0])
+    if elem(z.type) is None:
+        comp.err(args[0], f"distinct needs a zone or list, found {z.type}")
+    return Code(f"sorted(set({z.src}))", z.type)
+
+
+def runtime_helpers() -> dict:
+    """Functions the generated code calls (names start with ``_``)."""
+    def _div(a, b):
+        return a // b if b else 0
+
+    def _mod(a, b):
+        return a % b if b else 0
+
+    def _at(lst, i):
+        return lst[i] if -len(lst) <= i < len(lst) else -1
+
+    def _holder(zone, card):
+        for seat, cards in enumerate(zone):
+            if card in cards:
+                return seat
+        return -1
+
+    def _top(lst):
+        return lst[-1] if lst else -1
+
+    return {"_div": _div, "_mod": _mod, "_at": _at, "_holder": _holder, "_top": _top}
+
+
+def compile_expr(text, env: Env, params: dict, want: tuple = ()) -> Code:
+    """Parse and check ``text`` in ``env`` with context ``params`` (name → Binding).
+
+    Returns the generated Python source and its type. Raises ``DslError``.
+    """
+    if isinstance(text, bool):
+        text = "true" if text else "false"
+    text = str(text)
+    tree = parse(text)
+    comp = _Compiler(env, params)
+    code = comp.c(tree)
+    if want and code.type not in want and code.type != ANY:
+        line, col = 1, 1
+        if isinstance(tree, Tree) and not tree.meta.empty:
+            line, col = tree.meta.line, tree.meta.column
+        raise DslError(f"expected {' or '.join(want)}, but this expression gives {code.type}", line, col)
+    return code

@@ -1,0 +1,597 @@
+"""The engine: ``Game`` (a compiled ruleset, immutable) and ``State`` (one position).
+
+A ``Game`` is a ruleset compiled for a player count and option values: the
+deck's tables, zones, counters and vars resolved to list indexes, every
+expression turned into a Python function, the deal's steps built. Only the
+Game makes States (OpenSpiel's split).
+
+A ``State`` holds zones (``s.z``: one list of card faces per shared zone, one
+list of lists per per-seat zone), per-seat counters (``s.c``), scalar values
+(``s.v``: dealer, leader, deal number, … then the ruleset's vars), the step
+being played (``s.pc``) and its own seeded RNG. Public methods check (whose
+turn, is the game over, is the action legal) and leave the state unchanged on
+error; the steps in ``_steps.py`` compute.
+
+Seats are 0..n-1 clockwise; seat i+1 is at seat i's left (DESIGN.md).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from . import _steps
+from ._compile import INTS, SEAT_ZONE, ZONE, Compiler
+from .cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
+from .dsl import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, list_of
+from .errors import GameOver, IllegalAction, Problem, RulesetError
+from .loader import Ruleset, read_ruleset
+
+from ._slots import *  # noqa: F401,F403  (slot indexes of State.v)
+from ._slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
+VISIBILITY = ("owner", "all", "none", "all_but_owner")
+
+
+@dataclass
+class Zone:
+    name: str
+    index: int
+    per_seat: bool
+    visibility: str
+    help: str = ""
+
+
+@dataclass
+class Counter:
+    name: str
+    index: int
+    per: str          # "match" or "deal"
+    initial: int = 0
+
+
+@dataclass
+class Var:
+    name: str
+    index: int
+    type: str
+    default: object
+    per: str
+
+
+def _resolve_by_option(data, options):
+    """Replace every ``{by_option: NAME, cases: {...}, default: …}`` with the chosen case."""
+    if isinstance(data, dict):
+        if "by_option" in data and "cases" in data:
+            value = options.get(data["by_option"])
+            cases = data["cases"]
+            for k, v in cases.items():
+                if str(k) == str(value):
+                    return _resolve_by_option(v, options)
+            return _resolve_by_option(data.get("default"), options)
+        return {k: _resolve_by_option(v, options) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_resolve_by_option(v, options) for v in data]
+    return data
+
+
+class Game:
+    """A ruleset compiled for ``players`` seats and option values.
+
+    Parameters:
+        ruleset: a ``Ruleset`` or a built-in name / file path.
+        players: number of seats (within the ruleset's ``players`` range).
+        options: option name → value (text or typed), over the declared defaults.
+
+    Raises ``RulesetError`` for any problem (each with file:line:col).
+    """
+
+    def __init__(self, ruleset, players: int | None = None, options: dict | None = None):
+        if not isinstance(ruleset, Ruleset):
+            ruleset = read_ruleset(str(ruleset))
+        self.ruleset = rs = ruleset
+        self.name = rs.name
+        lo, hi = rs.players
+        if players is None:
+            players = lo
+        self.options = rs.option_values(options)
+        if not (lo <= players <= hi):
+            err = RulesetError(rs.problem(("players",), f"{rs.name} is for {lo} to {hi} players, not {players}"))
+            err.code = "players/out_of_range"
+            raise err
+        self.n = n = players
+        data = _resolve_by_option(rs.data, self.options)
+        self.data = data
+        self.ns = {}
+        env = Env(players=n)
+        self.env = env
+        comp = Compiler(rs, env, self.ns)
+        self._base_names(env)
+        # Deck (fields may be expressions of options and players).
+        dspec = data.get("deck") or {}
+        copies = comp.constant(dspec.get("copies", 1), ("deck", "copies"))
+        jokers = comp.constant(dspec.get("jokers", 0), ("deck", "jokers"))
+        try:
+            self.deck = Deck(ranks=[str(r) for r in dspec.get("ranks", [])], suits=[str(s) for s in dspec.get("suits", [])],
+                             copies=max(int(copies), 1), jokers=int(jokers), ace=str(dspec.get("ace", "high")),
+                             points=dspec.get("points") or {})
+        except CardError as e:
+            raise RulesetError(rs.problem(("deck",), str(e))) from None
+        env.deck = self.deck
+        d = self.deck
+        self.ns.update(SUIT=d.suit, RANK=d.rank, POINTS=d.points_of, COLOR=d.color, CODE=d.code,
+                       SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits),
+                       DECK=d.cards)
+        self._card_names(env)
+        # Zones.
+        self.zones = []
+        zspec = data.get("zones") or {}
+        for name, spec in zspec.items():
+            spec = spec or {}
+            vis = spec.get("visibility", "owner" if spec.get("owner") == "seat" else "all")
+            self.zones.append(Zone(name, len(self.zones), spec.get("owner") == "seat", vis, spec.get("help", "")))
+        if "stock" not in zspec:
+            self.zones.append(Zone("stock", len(self.zones), False, "none", "the undealt cards"))
+        self.zone = {z.name: z for z in self.zones}
+        for z in self.zones:
+            env.names[z.name] = Binding(f"s.z[{z.index}]", SEAT_ZONE if z.per_seat else ZONE)
+        self.stock = self.zone["stock"].index
+        # Counters (per seat) and vars (scalar).
+        self.counters = []
+        for name, spec in (data.get("counters") or {}).items():
+            spec = spec or {}
+            c = Counter(name, len(self.counters), spec.get("per", "match"),
+                        int(comp.constant(spec.get("initial", 0), ("counters", name, "initial"))))
+            self.counters.append(c)
+            env.names[name] = Binding(f"s.c[{c.index}]", INTS)
+        self.counter = {c.name: c for c in self.counters}
+        self.vars = []
+        for name, spec in (data.get("vars") or {}).items():
+            if not isinstance(spec, dict):
+                spec = {"default": spec}
+            default = spec.get("default", 0)
+            t = spec.get("type") or ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
+                                     else "suit" if str(default) in ("no_suit",) else "int")
+            if t == "suit":
+                default = -1 if default in (None, "no_suit") else self.deck.suit_index(str(default))
+            v = Var(name, len(SYSTEM_VARS) + len(self.vars), t, default, spec.get("per", "deal"))
+            self.vars.append(v)
+            env.names[name] = Binding(f"s.v[{v.index}]", t)
+        self.var = {v.name: v for v in self.vars}
+        self.comp = comp
+        # Definitions, in order: each may use the ones before it.
+        self._defines(comp, data.get("define") or {})
+        # Steps of a deal and the match structure.
+        self.steps = []
+        for i, spec in enumerate(data.get("deal") or []):
+            step = _steps.build(self, comp, spec, ("deal", i))
+            if step is not None:
+                self.steps.append(step)
+        m = data.get("match") or {}
+        self.match_deals = comp.expr(m.get("deals", 1), ("match", "deals"), (), (INT,))
+        self.match_end = comp.expr(m["end"], ("match", "end"), (), (BOOL,)) if "end" in m else None
+        self.first_dealer = int(m.get("first_dealer", 0)) % n
+        self.rotate = m.get("rotate", "left")
+        self.ranking = m.get("ranking", "highest")
+        self.loser = m.get("loser")
+        self.score_counter = self.counter.get(m.get("score", "score"))
+        self.max_deals = int(m.get("max_deals", 1000))
+        self.teams = None
+        if m.get("teams"):
+            self.teams = [list(t) for t in m["teams"]]
+        self._semantic_checks(comp)
+        comp.finish()
+        self.n_v = len(SYSTEM_VARS) + len(self.vars)
+        self.per_seat = tuple(z.per_seat for z in self.zones)
+
+    # ---- names ------------------------------------------------------------
+    def _base_names(self, env: Env):
+        n = self.n
+        for i, (name, t, _) in enumerate(SYSTEM_VARS):
+            env.names[name] = Binding(f"s.v[{i}]", t)
+        env.names["players"] = Binding(str(n), INT, const=True)
+        env.names["seats"] = Binding(f"range({n})", INTS, const=True)
+        env.names["no_suit"] = Binding("-1", SUIT, const=True)
+        env.names["none"] = Binding("-1", INT, const=True)
+        for name, value in self.options.items():
+            t = {"int": INT, "bool": BOOL, "list": list_of(STR)}.get(
+                (self.ruleset.options.get(name) or {}).get("type", "int"), STR)
+            src = repr(tuple(value)) if isinstance(value, list) else repr(value)
+            env.names[name] = Binding(src, t, const=True)
+
+    def _card_names(self, env: Env):
+        d = self.deck
+        for i, s in enumerate(d.suits):
+            env.names[SUIT_NAMES[s]] = Binding(str(i), SUIT, const=True)
+        for color, v in COLORS.items():
+            if color != "none":
+                env.names[color] = Binding(str(v), COLOR, const=True)
+        for r in d.ranks:
+            value = 1 if (r == "A" and d.ace == "low") else RANK_VALUES[r]
+            if not r.isdigit():
+                env.names[r] = Binding(str(value), INT, const=True)
+        env.names["deck"] = Binding("DECK", list_of(CARD), const=True)
+
+    def _defines(self, comp: Compiler, defines: dict):
+        for key, text in defines.items():
+            name, params = _signature(key)
+            if name is None:
+                comp.problem(("define", key), f"'{key}' is not a definition name (NAME or NAME(a, b))")
+                continue
+            ptypes = []
+            for p, t in params:
+                ptypes.append({"card": CARD, "suit": SUIT, "int": INT, "seat": INT, "": INT}.get(t, INT))
+            code = comp.code(text, ("define", key), tuple(zip([p for p, _ in params], ptypes)))
+            fname = f"_d_{name}"
+            if code is None:
+                self.env.names[name] = Binding(fname, ANY, kind="define", params=tuple(p for p, _ in params),
+                                               param_types=tuple(ptypes))
+                self.ns[fname] = lambda *a: 0
+                continue
+            comp.function(code.src, tuple(zip([p for p, _ in params], ptypes)), name=fname)
+            self.env.names[name] = Binding(fname, code.type, kind="define", params=tuple(p for p, _ in params),
+                                           param_types=tuple(ptypes))
+
+    def _semantic_checks(self, comp: Compiler):
+        rs = self.ruleset
+        lo, hi = rs.players
+        if lo < 1 or hi < lo:
+            comp.problem(("players",), f"players: min {lo} and max {hi} make no sense")
+        if not self.steps:
+            comp.problem(("deal",), "a deal needs at least one step")
+        for step in self.steps:
+            step.check(self, comp)
+        if self.score_counter is None and "score" in (self.data.get("match") or {}):
+            comp.problem(("match", "score"), f"no counter named '{self.data['match']['score']}'")
+
+    # ---- states -------------------------------------------------------------
+    def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True) -> "State":
+        """A new match at its first decision.
+
+        Parameters:
+            seed: the RNG seed (any int or str); the same seed gives the same shuffles.
+            dealer: the first dealer's seat (default: the ruleset's, usually 0).
+            deck_order: optional list of card codes fixing the first deal's shuffled order, top first
+                (cards not named follow in the seed's order).
+            record: keep the event log (off for the fastest playouts).
+        """
+        return State(self, seed, dealer, deck_order, record)
+
+    def zone_index(self, name: str) -> Zone:
+        return self.zone[name]
+
+
+def _signature(key: str):
+    key = key.strip()
+    if "(" not in key:
+        return (key, []) if key.isidentifier() else (None, [])
+    name, rest = key.split("(", 1)
+    if not rest.endswith(")") or not name.strip().isidentifier():
+        return None, []
+    params = []
+    for p in rest[:-1].split(","):
+        p = p.strip()
+        if not p:
+            continue
+        pname, _, ptype = p.partition(":")
+        if not pname.strip().isidentifier():
+            return None, []
+        params.append((pname.strip(), ptype.strip()))
+    return name.strip(), params
+
+
+class State:
+    """One position of a match. Make one with ``Game.new_state``.
+
+    Public: ``to_act`` (seat or None), ``terminal``, ``legal_actions()``,
+    ``apply(text)``, ``parse_action(text)``, ``view(seat)``, ``log(seat)``,
+    ``scores()``, ``clone()``.
+    """
+
+    __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
+                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result")
+
+    def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True):
+        self.game = game
+        self.n = n = game.n
+        self.rng = random.Random(seed)
+        self.z = [[[] for _ in range(n)] if zn.per_seat else [] for zn in game.zones]
+        self.c = [[c.initial] * n for c in game.counters]
+        self.v = [0] * (len(SYSTEM_VARS) + len(game.vars))
+        self.face_up = [0] * len(game.zones)
+        self.plays = []       # (seat, card) of the current trick
+        self.flight = None    # cards chosen in a simultaneous step, per seat
+        self.queue = []       # seats still to decide in a simultaneous step
+        self.carried = []     # cards of tricks carried to the next trick's winner
+        self.events = [] if record else None
+        self.history = []     # actions applied, as text (for replay)
+        self.terminal = False
+        self.entered = False
+        self.result = None
+        self.pc = 0
+        self._stack_order = None
+        if deck_order is not None:
+            self._stack_order = [game.deck.face(c) for c in deck_order]
+        v = self.v
+        v[DEALER] = game.first_dealer if dealer is None else int(dealer) % n
+        v[DEAL_NUMBER] = 1
+        self._start_deal()
+        self._advance()
+
+    # ---- copying ------------------------------------------------------------
+    def clone(self) -> "State":
+        """An independent copy (zones, counters, values, RNG, log)."""
+        s = State.__new__(State)
+        s.game = self.game
+        s.n = self.n
+        s.z = [[list(h) for h in z] if per else list(z) for per, z in zip(self.game.per_seat, self.z)]
+        s.c = [list(c) for c in self.c]
+        s.v = list(self.v)
+        r = random.Random()
+        r.setstate(self.rng.getstate())
+        s.rng = r
+        s.pc = self.pc
+        s.entered = self.entered
+        s.terminal = self.terminal
+        s.events = list(self.events) if self.events is not None else None
+        s.face_up = list(self.face_up)
+        s.plays = list(self.plays)
+        s.flight = [list(f) if f is not None else None for f in self.flight] if self.flight is not None else None
+        s.queue = list(self.queue)
+        s.carried = list(self.carried)
+        s.history = list(self.history)
+        s._stack_order = self._stack_order
+        s.result = self.result
+        return s
+
+    __copy__ = clone
+
+    # ---- flow ---------------------------------------------------------------
+    def emit(self, event: dict, to=None):
+        """Record an event; ``to`` = seats that may see it (None: everyone)."""
+        if self.events is not None:
+            if to is not None:
+                event["_to"] = tuple(to)
+            self.events.append(event)
+
+    def _start_deal(self):
+        g = self.game
+        v = self.v
+        for var in g.vars:
+            if var.per == "deal" or v[DEAL_NUMBER] == 1:
+                v[var.index] = var.default
+        for c in g.counters:
+            if c.per == "deal":
+                self.c[c.index] = [c.initial] * self.n
+        v[LEADER] = -1
+        v[TRICK_NUMBER] = 0
+        v[TRICKS_TOTAL] = 0
+        v[LED_SUIT] = -1
+        v[WINNER] = -1
+        v[TO_ACT] = -1
+        v[TRUMP] = -1 if "trump" not in g.var else v[TRUMP]
+        v[TURN] = 0
+        self.pc = 0
+        self.entered = False
+        self.plays = []
+        self.carried = []
+        self.emit({"type": "deal_start", "deal": v[DEAL_NUMBER], "dealer": v[DEALER]})
+
+    def _advance(self):
+        """Run automatic steps until a seat must decide or the match ends."""
+        steps = self.game.steps
+        while not self.terminal:
+            if self.pc >= len(steps):
+                self._end_deal()
+                continue
+            step = steps[self.pc]
+            if step.when is not None and not self.entered and not step.when(self):
+                self.pc += 1
+                continue
+            if step.decision:
+                if self.entered:
+                    return
+                if step.enter(self):
+                    self.entered = True
+                    return
+                self.pc += 1
+            else:
+                step.run(self)
+                self.pc += 1
+
+    def _finish_step(self):
+        self.entered = False
+        self.v[TO_ACT] = -1
+        self.pc += 1
+        self._advance()
+
+    def _end_deal(self):
+        g = self.game
+        v = self.v
+        self.emit({"type": "deal_end", "deal": v[DEAL_NUMBER]})
+        deals = g.match_deals(self)
+        over = (deals > 0 and v[DEAL_NUMBER] >= deals) or (g.match_end is not None and g.match_end(self)) \
+            or v[DEAL_NUMBER] >= g.max_deals
+        if over:
+            self._game_over()
+            return
+        v[DEAL_NUMBER] += 1
+        step = {"left": 1, "right": -1, "none": 0}.get(g.rotate, 1)
+        v[DEALER] = (v[DEALER] + step) % self.n
+        self._start_deal()
+
+    def _game_over(self):
+        g = self.game
+        self.terminal = True
+        self.v[TO_ACT] = -1
+        scores = self.scores()
+        ranking = self.ranking()
+        ev = {"type": "game_over", "scores": scores, "ranking": ranking}
+        if g.loser in ("highest", "lowest") and g.score_counter is not None:
+            vals = self.game_scores()
+            worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
+            ev["loser"] = [k for k, x in vals.items() if x == worst]
+        ev["winner"] = [k for k in ranking if self.game_scores().get(k) == self.game_scores().get(ranking[0])] \
+            if ranking else []
+        self.result = ev
+        self.emit(ev)
+
+    # ---- scores -------------------------------------------------------------
+    def game_scores(self) -> dict:
+        """Match totals by seat (or by team when the ruleset has teams): ``{seat: points}``."""
+        g = self.game
+        if g.score_counter is None:
+            return {}
+        c = self.c[g.score_counter.index]
+        if g.teams:
+            return {i: c[t[0]] for i, t in enumerate(g.teams)}
+        return {i: c[i] for i in range(self.n)}
+
+    def scores(self) -> dict:
+        """JSON-ready match totals: ``{"0": 13, "1": 0, …}`` (string keys, by seat or team)."""
+        return {str(k): v for k, v in self.game_scores().items()}
+
+    def ranking(self) -> list:
+        """Seats (or teams) best first by the match counter (the ruleset says lowest or highest best)."""
+        vals = self.game_scores()
+        return sorted(vals, key=lambda k: (vals[k] if self.game.ranking == "lowest" else -vals[k], k))
+
+    # ---- the public step API ------------------------------------------------
+    @property
+    def to_act(self):
+        """The seat that must act now, or None when the match is over."""
+        t = self.v[TO_ACT]
+        return None if self.terminal or t < 0 else t
+
+    def current_step(self):
+        return None if self.terminal else self.game.steps[self.pc]
+
+    def legal_actions(self) -> list:
+        """The legal actions of the seat to act, as text forms, in a stable order (empty when over)."""
+        if self.terminal:
+            return []
+        step = self.game.steps[self.pc]
+        return [step.text(self, m) for m in step.legal_sorted(self)]
+
+    def parse_action(self, text: str):
+        """Read an action's text form for the seat to act. Returns the canonical text.
+
+        Raises ``IllegalAction`` when it is not a legal action now (the message lists the legal ones).
+        """
+        self._parse(text)
+        step = self.game.steps[self.pc]
+        return step.text(self, self._parse(text))
+
+    def _parse(self, text):
+        if self.terminal:
+            raise GameOver(None, text, [], "given after the game ended")
+        step = self.game.steps[self.pc]
+        seat = self.v[TO_ACT]
+        try:
+            move = step.parse(self, str(text))
+        except (ValueError, CardError) as e:
+            raise IllegalAction(seat, text, self.legal_actions(), f"not understood ({e})") from None
+        legal = step.legal(self)
+        if move not in legal:
+            raise IllegalAction(seat, text, self.legal_actions(), step.why_illegal(self, move))
+        return move
+
+    def apply(self, action: str, seat: int | None = None):
+        """Apply an action given in its text form (``QS``, ``pass 2C 3C``, ``bid 3``).
+
+        ``seat``, if given, must be the seat to act. Raises ``IllegalAction`` (state unchanged).
+        """
+        if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
+            raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
+        move = self._parse(action)
+        step = self.game.steps[self.pc]
+        self.history.append(step.text(self, move))
+        if step.apply(self, move):
+            self._finish_step()
+        return self
+
+    def apply_move(self, move):
+        """Apply an internal move (from ``step.legal``) without checks: the fast path for playouts."""
+        step = self.game.steps[self.pc]
+        if step.apply(self, move):
+            self._finish_step()
+
+    def random_move(self, rng):
+        """A uniformly random legal internal move (steps may sample without listing every move)."""
+        return self.game.steps[self.pc].random_move(self, rng)
+
+    # ---- views ----------------------------------------------------------------
+    def can_see(self, zone: Zone, owner, seat) -> bool:
+        vis = zone.visibility
+        if vis == "all":
+            return True
+        if seat is None:
+            return False
+        if vis == "owner":
+            return owner == seat
+        if vis == "all_but_owner":
+            return owner != seat
+        return False
+
+    def view(self, seat=None) -> dict:
+        """What ``seat`` may see, JSON-ready (``seat=None``: a spectator, public facts only).
+
+        Keys: ``seat``, ``players``, ``deal``, ``dealer``, ``to_act``, ``step``, ``zones``
+        (name → codes when visible, else ``{"count": n}``; per-seat zones by seat),
+        ``counters``, ``vars``, ``trick`` (``[[seat, code], …]``), ``legal_actions`` (when
+        ``seat`` is to act), ``terminal``, ``scores``.
+        """
+        g = self.game
+        code = g.deck.code
+        zones = {}
+        for zn in g.zones:
+            if zn.name == "stock" and zn.visibility == "none" and zn.name not in (g.data.get("zones") or {}):
+                zones[zn.name] = {"count": len(self.z[zn.index])}
+                continue
+            if zn.per_seat:
+                per = {}
+                for owner, cards in enumerate(self.z[zn.index]):
+                    if self.can_see(zn, owner, seat):
+                        per[str(owner)] = [code[c] for c in g.deck.sorted(cards)] if zn.name == "hand" \
+                            else [code[c] for c in cards]
+                    else:
+                        per[str(owner)] = {"count": len(cards)}
+                zones[zn.name] = per
+            else:
+                cards = self.z[zn.index]
+                if self.can_see(zn, None, seat):
+                    zones[zn.name] = [code[c] for c in cards]
+                else:
+                    k = self.face_up[zn.index]
+                    entry = {"count": len(cards)}
+                    if k:
+                        entry["face_up"] = [code[c] for c in cards[:k]]
+                    zones[zn.name] = entry
+        out = {
+            "seat": seat, "players": self.n, "deal": self.v[DEAL_NUMBER], "dealer": self.v[DEALER],
+            "to_act": self.to_act, "terminal": self.terminal,
+            "step": None if self.terminal else g.steps[self.pc].name,
+            "zones": zones,
+            "counters": {c.name: list(self.c[c.index]) for c in g.counters},
+            "vars": {var.name: self.v[var.index] for var in g.vars},
+            "trick": [[st, code[c]] for st, c in self.plays],
+            "leader": self.v[LEADER], "led_suit": g.deck.suits[self.v[LED_SUIT]] if self.v[LED_SUIT] >= 0 else None,
+            "trump": g.deck.suits[self.v[TRUMP]] if self.v[TRUMP] >= 0 else None,
+            "scores": self.scores(),
+        }
+        if not self.terminal:
+            g.steps[self.pc].add_view(self, seat, out)
+        if seat is not None and self.to_act == seat:
+            out["legal_actions"] = self.legal_actions()
+        return out
+
+    def log(self, seat=None) -> list:
+        """Events ``seat`` may see (``None``: public ones), private fields removed."""
+        out = []
+        for ev in self.events or ():
+            to = ev.get("_to")
+            if to is not None and (seat is None or seat not in to):
+                redacted = ev.get("_public")
+                if redacted is not None:
+                    out.append(dict(redacted))
+                continue
+            out.append({k: v for k, v in ev.items() if not k.startswith("_")})
+        return out

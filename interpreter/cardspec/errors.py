@@ -1,0 +1,88 @@
+"""Errors people see.
+
+``RulesetError`` carries every problem found in a ruleset, each with file,
+line, column, message and an optional hint; ``IllegalAction`` names the seat,
+the action and the legal alternatives. Both are ``ValueError``s so a caller can
+catch bad input in one place (python-chess does the same with its move errors).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class Problem:
+    """One problem in a ruleset or scenario.
+
+    ``line`` and ``col`` are 1-based; 0 means unknown. ``source_line`` is the
+    text of that line (for the caret display) when known.
+    """
+
+    file: str
+    line: int
+    col: int
+    message: str
+    hint: str = ""
+    source_line: str = ""
+    code: str = "ruleset/invalid"
+
+    def format(self, caret: bool = True) -> str:
+        """``file:line:col: error: message`` then the line with a caret, then the hint."""
+        head = f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+        out = [head]
+        if caret and self.source_line:
+            out.append("    " + self.source_line.rstrip("\n"))
+            out.append("    " + " " * max(self.col - 1, 0) + "^")
+        if self.hint:
+            out.append(f"    hint: {self.hint}")
+        return "\n".join(out)
+
+
+class CardspecError(ValueError):
+    """Base class of every error cardspec raises on bad input. ``code`` is stable, for programs."""
+
+    code = "error"
+
+
+class RulesetError(CardspecError):
+    """A ruleset (or scenario) that cannot be used; ``problems`` lists every problem found."""
+
+    code = "ruleset/invalid"
+
+    def __init__(self, problems):
+        if isinstance(problems, Problem):
+            problems = [problems]
+        self.problems = list(problems)
+        super().__init__("\n".join(p.format() for p in self.problems))
+
+    @property
+    def first(self) -> Problem:
+        return self.problems[0]
+
+
+class IllegalAction(CardspecError):
+    """An action the seat to act may not take now; the state is left unchanged.
+
+    Attributes: ``seat`` (int or None), ``action`` (the text given), ``legal``
+    (the legal actions' text forms), ``reason``.
+    """
+
+    code = "action/illegal"
+
+    def __init__(self, seat, action, legal, reason="not a legal action"):
+        self.seat, self.action, self.legal, self.reason = seat, action, list(legal), reason
+        shown = " ".join(self.legal[:40]) + (" …" if len(self.legal) > 40 else "")
+        who = f"seat {seat}" if seat is not None else "nobody"
+        super().__init__(f"{who}: '{action}' is {reason}; legal: {shown or '(none)'}")
+
+
+class GameOver(IllegalAction):
+    """An action given after the game ended."""
+
+    code = "action/game_over"
+
+
+class ScenarioError(CardspecError):
+    """A scenario file that cannot be replayed (bad key, unknown card, wrong seat prefix)."""
+
+    code = "scenario/invalid"
