@@ -211,7 +211,44 @@ class Game:
         env.names["deck"] = Binding("DECK", list_of(CARD), const=True)
 
     def _defines(self, comp: Compiler, defines: dict):
-        for key, text in defines.items():
+        """Compile ``define:`` entries in dependency order; a cycle is an error (evaluation stays bounded)."""
+        from .dsl import DslError, parse
+        sigs = {}
+        for key in defines:
+            name, params = _signature(key)
+            if name is not None:
+                sigs[name] = (key, {p for p, _ in params})
+        deps = {}
+        for name, (key, params) in sigs.items():
+            try:
+                tree = parse(str(defines[key]))
+                used = {str(t) for t in tree.scan_values(lambda v: getattr(v, "type", None) == "NAME")}
+            except DslError:
+                used = set()
+            deps[name] = sorted((used & set(sigs)) - params - {name}) + ([name] if name in used - params else [])
+        order, state = [], {}
+
+        def visit(name, chain):
+            if state.get(name) == 2:
+                return
+            if state.get(name) == 1 or name in deps[name]:
+                cyc = chain[chain.index(name):] + [name] if name in chain else [name, name]
+                comp.problem(("define", sigs[name][0]), "definitions refer to each other in a cycle: "
+                             + " -> ".join(cyc), "a definition may not use itself, directly or indirectly")
+                state[name] = 2
+                return
+            state[name] = 1
+            for d in deps[name]:
+                if d != name:
+                    visit(d, chain + [name])
+            state[name] = 2
+            order.append(sigs[name][0])
+
+        for name in sigs:
+            visit(name, [])
+        ordered = order + [k for k in defines if k not in order]
+        for key in ordered:
+            text = defines[key]
             name, params = _signature(key)
             if name is None:
                 comp.problem(("define", key), f"'{key}' is not a definition name (NAME or NAME(a, b))")
@@ -243,7 +280,8 @@ class Game:
             comp.problem(("match", "score"), f"no counter named '{self.data['match']['score']}'")
 
     # ---- states -------------------------------------------------------------
-    def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True) -> "State":
+    def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
+                  deal=None) -> "State":
         """A new match at its first decision.
 
         Parameters:
@@ -252,8 +290,10 @@ class Game:
             deck_order: optional list of card codes fixing the first deal's shuffled order, top first
                 (cards not named follow in the seed's order).
             record: keep the event log (off for the fastest playouts).
+            deal: optional ``{(zone_index, seat or None): [faces]}`` fixing the first deal's result
+                (see ``cardspec.scenario``).
         """
-        return State(self, seed, dealer, deck_order, record)
+        return State(self, seed, dealer, deck_order, record, deal)
 
     def zone_index(self, name: str) -> Zone:
         return self.zone[name]
@@ -287,9 +327,9 @@ class State:
     """
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
-                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result")
+                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result", "_deal_override")
 
-    def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True):
+    def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None):
         self.game = game
         self.n = n = game.n
         self.rng = random.Random(seed)
@@ -308,6 +348,7 @@ class State:
         self.result = None
         self.pc = 0
         self._stack_order = None
+        self._deal_override = deal
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
@@ -340,6 +381,7 @@ class State:
         s.history = list(self.history)
         s._stack_order = self._stack_order
         s.result = self.result
+        s._deal_override = None
         return s
 
     __copy__ = clone
@@ -389,6 +431,10 @@ class State:
             if step.decision:
                 if self.entered:
                     return
+                if self._deal_override is not None:
+                    from .scenario import apply_deal_override
+                    override, self._deal_override = self._deal_override, None
+                    apply_deal_override(self, override)
                 if step.enter(self):
                     self.entered = True
                     return
@@ -582,6 +628,10 @@ class State:
         if seat is not None and self.to_act == seat:
             out["legal_actions"] = self.legal_actions()
         return out
+
+    def log_all(self) -> list:
+        """Every event with every field (an omniscient log: replays, tests, referees)."""
+        return [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events or ()]
 
     def log(self, seat=None) -> list:
         """Events ``seat`` may see (``None``: public ones), private fields removed."""

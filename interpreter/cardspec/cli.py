@@ -1,0 +1,165 @@
+"""The ``cardspec`` command (click).
+
+Exit codes (DESIGN.md): 0 ok, 1 a check failed (validate, expect), 2 bad input
+(missing file, syntax, illegal action). No Python traceback reaches a user:
+unexpected errors print one line (set CARDSPEC_DEBUG=1 for the traceback).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from . import __version__
+from .errors import CardspecError, RulesetError
+
+
+def _options(pairs) -> dict:
+    out = {}
+    for p in pairs:
+        if "=" not in p:
+            raise click.BadParameter(f"'{p}' is not NAME=VALUE", param_hint="--option")
+        k, v = p.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+option_opt = click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE",
+                          help="Set a ruleset option (repeatable), e.g. --option widow_8p=8.")
+
+
+class _Group(click.Group):
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except CardspecError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except BrokenPipeError:
+            sys.exit(0)
+        except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
+            if os.environ.get("CARDSPEC_DEBUG"):
+                raise
+            click.echo(f"internal error: {type(e).__name__}: {e} (set CARDSPEC_DEBUG=1 for details)", err=True)
+            sys.exit(3)
+
+
+@click.group(cls=_Group)
+@click.version_option(__version__, prog_name="cardspec")
+def main():
+    """cardspec: card games written as data, run by one generic interpreter."""
+
+
+@main.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def list_cmd(as_json):
+    """The built-in rulesets: name, title, players, options."""
+    from .loader import builtin_names, read_ruleset
+    rows = []
+    for name in builtin_names():
+        rs = read_ruleset(name)
+        lo, hi = rs.players
+        rows.append({"name": rs.name, "title": rs.title, "players": {"min": lo, "max": hi},
+                     "options": {k: v.get("default") for k, v in rs.options.items()},
+                     "extends": (rs.chain[-2] if len(rs.chain) > 1 else None) and
+                     os.path.splitext(os.path.basename(rs.chain[-2]))[0]})
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        p = r["players"]
+        players = f"{p['min']}" if p["min"] == p["max"] else f"{p['min']}-{p['max']}"
+        click.echo(f"{r['name']:34} {players:>5} players  {r['title']}")
+
+
+@main.command()
+def schema():
+    """Print the ruleset JSON Schema."""
+    from .loader import schema_path
+    click.echo(schema_path().read_text(encoding="utf-8"))
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1, required=True)
+@option_opt
+@click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
+def validate(rulesets, option, quiet):
+    """Check rulesets (files or built-in names): YAML, schema, expressions, semantics.
+
+    Each ruleset is compiled for every supported player count and its first
+    deal is dealt. Problems print as file:line:col: error: message.
+    Exit 0 valid, 1 invalid, 2 unusable input (missing file).
+    """
+    from .validate import validate_ruleset
+    worst = 0
+    for name in rulesets:
+        problems, status = validate_ruleset(name, _options(option))
+        if problems:
+            for p in problems:
+                click.echo(p.format(), err=False)
+            worst = max(worst, status)
+        elif not quiet:
+            click.echo(f"{name}: ok")
+    sys.exit(worst)
+
+
+@main.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's minimum).")
+@click.option("--seed", "-s", default="0", help="Seed for shuffles and bots.")
+@option_opt
+@click.option("--json", "as_json", is_flag=True, help="Print the replay JSON shape instead of a log.")
+@click.option("--human", type=int, default=None, metavar="SEAT", help="Play this seat yourself in the terminal.")
+@click.option("--dealer", type=int, default=None, help="First dealer's seat.")
+def play(ruleset, players, seed, option, as_json, human, dealer):
+    """Play a whole match with random bots (and optionally one human seat)."""
+    from .engine import Game
+    from .play import play_match
+    game = Game(ruleset, players, _options(option))
+    if human is not None and not 0 <= human < game.n:
+        raise click.BadParameter(f"no seat {human} with {game.n} players", param_hint="--human")
+    play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json)
+
+
+def _seed(text):
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print events, terminal, to_act, legal_actions and scores as JSON.")
+@option_opt
+def replay(scenario, as_json, option):
+    """Replay a scenario file and check its expect: block (exit 1 if a check fails)."""
+    from .scenario import replay as run
+    if not os.path.isfile(scenario):
+        raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
+    rep = run(scenario, _options(option))
+    if as_json:
+        click.echo(json.dumps(rep.result(), indent=1))
+    else:
+        from .play import format_events
+        if rep.state is not None:
+            for line in format_events(rep.state.game, rep.state.log_all()):
+                click.echo(line)
+        if rep.error:
+            click.echo(rep.error)
+        for f in rep.failures:
+            click.echo(f"FAILED: {f}", err=True)
+        if rep.ok:
+            click.echo("ok: every expectation holds")
+    sys.exit(0 if rep.ok else 1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

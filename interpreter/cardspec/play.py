@@ -1,0 +1,126 @@
+"""Playing a match from the terminal: bots, an optional human seat, and a log a card player can read."""
+from __future__ import annotations
+
+import json
+import random
+
+import click
+
+from .bots import RandomBot
+from .errors import IllegalAction
+
+
+def _seat(s) -> str:
+    return f"seat {s}"
+
+
+def format_events(game, events, seat=None) -> list:
+    """Readable lines for a list of events (as returned by ``State.log``/``log_all``)."""
+    lines = []
+    for ev in events:
+        t = ev.get("type")
+        if t == "deal_start":
+            lines.append(f"Deal {ev['deal']} (dealer: seat {ev['dealer']})")
+        elif t == "deal":
+            if "face_up" in ev:
+                lines.append(f"  {ev['zone']}: {ev['count']} cards, face up: {' '.join(ev['face_up'])}")
+            elif "count" in ev and ev["count"]:
+                lines.append(f"  {ev['zone']}: {ev['count']} cards")
+            elif "each" in ev:
+                lines.append(f"  dealt {ev['each']} cards to each {ev['zone']}")
+        elif t == "pass":
+            what = " ".join(ev["cards"]) if "cards" in ev else f"{ev['count']} cards"
+            lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}")
+        elif t == "trick":
+            cards = " ".join(f"{s}:{c}" for s, c in ev["cards"])
+            cancelled = f"  cancelled: {' '.join(ev['cancelled'])}" if ev.get("cancelled") else ""
+            if ev.get("carried"):
+                who = "no card wins; carried to the next trick"
+            else:
+                who = f"seat {ev['winner']} wins"
+            lines.append(f"  trick {ev['number']:>2}: {cards}{cancelled} -> {who}")
+        elif t == "deal_score":
+            pts = ", ".join(f"{k}: {v}" for k, v in ev["points"].items())
+            lines.append(f"  deal score  {pts}")
+            if "totals" in ev:
+                lines.append("  totals      " + ", ".join(f"{k}: {v}" for k, v in ev["totals"].items()))
+        elif t == "game_over":
+            lines.append("Game over. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
+            lines.append("Ranking (best first): " + ", ".join(str(x) for x in ev["ranking"]))
+            if ev.get("loser"):
+                lines.append("Loser: " + ", ".join(f"seat {x}" for x in ev["loser"]))
+        elif t in ("play", "shuffle", "deal_end", "pass_chosen"):
+            continue
+        else:
+            fields = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
+            lines.append(f"  {t}: {fields}")
+    return lines
+
+
+def _show_view(game, view):
+    hand = view["zones"].get("hand", {}).get(str(view["seat"]))
+    if isinstance(hand, list):
+        by_suit = {}
+        for c in hand:
+            by_suit.setdefault(c[-1] if c != "JK" else "*", []).append(c)
+        click.echo("  your hand: " + "  ".join(" ".join(v) for v in by_suit.values()))
+    if view.get("trick"):
+        click.echo("  on the table: " + " ".join(f"{s}:{c}" for s, c in view["trick"]))
+    for name, z in view["zones"].items():
+        if isinstance(z, dict) and z.get("face_up"):
+            click.echo(f"  {name} face up: {' '.join(z['face_up'])} ({z['count']} cards)")
+    if view.get("passing"):
+        click.echo(f"  you pass: {' '.join(view['passing'])}")
+
+
+def ask_human(state, seat) -> str:
+    """Ask a person for an action until a legal one is typed; 'q' quits, '?' lists the legal actions."""
+    view = state.view(seat)
+    _show_view(state.game, view)
+    legal = view.get("legal_actions", [])
+    shown = legal if len(legal) <= 30 else legal[:30] + [f"… ({len(legal)} in all)"]
+    click.echo("  legal: " + " ".join(shown))
+    while True:
+        try:
+            text = click.prompt(f"seat {seat}", prompt_suffix="> ", default="", show_default=False)
+        except (click.exceptions.Abort, EOFError):
+            raise SystemExit(0)
+        text = text.strip()
+        if text in ("q", "quit", "exit"):
+            raise SystemExit(0)
+        if text in ("?", "help", ""):
+            click.echo("  legal: " + " ".join(legal))
+            continue
+        try:
+            return state.parse_action(text)
+        except IllegalAction as e:
+            click.echo(f"  {e.reason}. Try again ('?' lists the legal actions).")
+
+
+def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo):
+    """Play one match; bots act from their view only. Returns the final state."""
+    state = game.new_state(seed=seed, dealer=dealer)
+    bot_rng = random.Random(f"{seed}-bots")
+    bots = {i: RandomBot(bot_rng.random()) for i in range(game.n)}
+    shown = 0
+    while not state.terminal:
+        seat = state.to_act
+        if human is not None and seat == human:
+            if not as_json:
+                for line in format_events(game, state.log(human)[shown:], human):
+                    out(line)
+                shown = len(state.log(human))
+            action = ask_human(state, seat)
+        else:
+            view = state.view(seat)
+            action = bots[seat].act(view, view["legal_actions"])
+        state.apply(action)
+    if as_json:
+        result = {"events": state.log_all() if human is None else state.log(human), "terminal": state.terminal,
+                  "to_act": state.to_act, "legal_actions": [], "scores": state.scores()}
+        out(json.dumps(result, indent=1))
+    else:
+        events = state.log_all() if human is None else state.log(human)[shown:]
+        for line in format_events(game, events, human):
+            out(line)
+    return state

@@ -1,0 +1,277 @@
+"""Scenarios (DESIGN.md, "Scenarios", a contract): fix a position, replay actions, check results.
+
+    ruleset: cancellation-black-lady   # built-in name, or a path relative to the scenario file
+    players: 7
+    options: {}
+    seed: 1
+    dealer: 0
+    deck: [8S, 9S, JS]                 # the first deal's shuffled order, top first
+    deal: {hands: {0: [AH, 2C]}, widow: [9D, 4S]}   # or the first deal's result
+    actions: ["1: AH", JH]
+    expect: {events: [...], legal_actions: [...], hands: {...}, scores: {...}, error: "..."}
+
+``replay(path)`` returns a ``Replay`` with the final state, the failures of
+``expect`` (empty when all hold) and the JSON-ready result.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cards import CardError, normalize_code
+from .engine import Game, State
+from .errors import CardspecError, IllegalAction, Problem, RulesetError, ScenarioError
+from .loader import read_ruleset, read_scenario_yaml
+
+KEYS = {"ruleset", "players", "options", "seed", "dealer", "deck", "deal", "actions", "expect"}
+EXPECT_KEYS = {"events", "legal_actions", "hands", "scores", "error", "terminal", "to_act"}
+
+
+@dataclass
+class Replay:
+    state: State | None
+    failures: list = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def result(self) -> dict:
+        """``{"events", "terminal", "to_act", "legal_actions", "scores"}`` (plus ``error`` when one occurred)."""
+        s = self.state
+        out = {"events": s.log_all() if s else [], "terminal": bool(s and s.terminal),
+               "to_act": s.to_act if s else None, "legal_actions": s.legal_actions() if s else [],
+               "scores": s.scores() if s else {}}
+        if self.error:
+            out["error"] = self.error
+        if self.failures:
+            out["failures"] = list(self.failures)
+        return out
+
+
+def _bad(pos, path, msg, hint=""):
+    return ScenarioError(pos.problem(path, msg, hint).format())
+
+
+def build_state(data: dict, pos, file: str, options_override=None) -> State:
+    """The scenario's starting state (ruleset, players, options, seed, dealer, deck or deal)."""
+    extra = set(data) - KEYS
+    if extra:
+        k = sorted(extra)[0]
+        raise _bad(pos, (k,), f"unknown scenario key '{k}'", "keys: " + ", ".join(sorted(KEYS)))
+    if "ruleset" not in data:
+        raise _bad(pos, (), "a scenario needs 'ruleset:'")
+    name = str(data["ruleset"])
+    rel = Path(file).parent / name
+    rs = read_ruleset(str(rel) if rel.is_file() else name)
+    options = dict(data.get("options") or {})
+    options.update(options_override or {})
+    game = Game(rs, data.get("players"), options)
+    deck = data.get("deck")
+    try:
+        deck_order = [normalize_code(str(c)) for c in deck] if deck else None
+        if deck_order:
+            for c in deck_order:
+                game.deck.face(c)
+            want = Counter(game.deck.cards)
+            got = Counter(game.deck.face(c) for c in deck_order)
+            over = [game.deck.code[f] for f in got if got[f] > want[f]]
+            if over:
+                raise _bad(pos, ("deck",), f"deck: more copies of {over[0]} than the deck holds")
+    except CardError as e:
+        raise _bad(pos, ("deck",), str(e)) from None
+    override = None
+    if data.get("deal") is not None:
+        override = _deal_override(game, data["deal"], pos)
+    return State(game, data.get("seed"), data.get("dealer"), deck_order, True, override)
+
+
+def _deal_override(game, deal, pos):
+    if not isinstance(deal, dict):
+        raise _bad(pos, ("deal",), "deal: maps zones to cards (hands: {seat: [cards]}, widow: [cards])")
+    out = {}
+    for zname, value in deal.items():
+        zn = "hand" if zname == "hands" else zname
+        z = game.zone.get(zn)
+        if z is None:
+            raise _bad(pos, ("deal", zname), f"unknown zone '{zname}'", "zones: " + ", ".join(game.zone))
+        try:
+            if z.per_seat:
+                if not isinstance(value, dict):
+                    raise _bad(pos, ("deal", zname), f"{zname}: maps seats to card lists")
+                for seat, cards in value.items():
+                    si = int(seat)
+                    if not 0 <= si < game.n:
+                        raise _bad(pos, ("deal", zname, seat), f"no seat {seat} with {game.n} players")
+                    out[(z.index, si)] = [game.deck.face(str(c)) for c in cards or []]
+            else:
+                out[(z.index, None)] = [game.deck.face(str(c)) for c in value or []]
+        except CardError as e:
+            raise _bad(pos, ("deal", zname), str(e)) from None
+    return out
+
+
+def apply_deal_override(s: State, override: dict):
+    """Put the scenario's cards in the named zones; unnamed zones keep their sizes and take the rest.
+
+    Raises ``ScenarioError`` when the named cards are not part of the deck or do not fit.
+    """
+    g = s.game
+    slots = []
+    for zn in g.zones:
+        if zn.per_seat:
+            slots += [(zn.index, i) for i in range(s.n)]
+        else:
+            slots.append((zn.index, None))
+
+    def get(slot):
+        zi, seat = slot
+        return s.z[zi][seat] if seat is not None else s.z[zi]
+
+    total = Counter()
+    for slot in slots:
+        total.update(get(slot))
+    named = Counter()
+    for cards in override.values():
+        named.update(cards)
+    extra = named - total
+    if extra:
+        code = g.deck.code[next(iter(extra))]
+        raise ScenarioError(f"deal: {code} is named more often than the deck holds")
+    rest = total - named
+    free = [slot for slot in slots if slot not in override]
+    need = sum(len(get(slot)) for slot in free)
+    if need != sum(rest.values()):
+        named_count = sum(named.values())
+        changed = sum(len(get(slot)) for slot in override)
+        raise ScenarioError(f"deal: the named zones hold {named_count} cards where the deal put {changed}")
+    for slot, cards in override.items():
+        dst = get(slot)
+        dst[:] = list(cards)
+    # Unnamed zones keep what they can of their own cards, then take the leftovers.
+    for slot in free:
+        dst = get(slot)
+        keep = []
+        for c in dst:
+            if rest[c] > 0:
+                rest[c] -= 1
+                keep.append(c)
+            else:
+                keep.append(None)
+        dst[:] = keep
+    left = list(rest.elements())
+    for slot in free:
+        dst = get(slot)
+        dst[:] = [c if c is not None else left.pop() for c in dst]
+
+
+def _norm(x):
+    if isinstance(x, str):
+        try:
+            return normalize_code(x)
+        except CardError:
+            return x
+    if isinstance(x, list):
+        return [_norm(i) for i in x]
+    if isinstance(x, dict):
+        return {str(k): _norm(v) for k, v in x.items()}
+    return x
+
+
+def _match(expected, actual) -> bool:
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(str(k) in actual and _match(v, actual[str(k)])
+                                                for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) == len(actual) and \
+            all(_match(a, b) for a, b in zip(expected, actual))
+    return _norm(expected) == _norm(actual) or (str(expected) == str(actual) and expected is not None)
+
+
+def replay(path: str, options_override=None) -> Replay:
+    """Replay a scenario file. Bad files raise ``RulesetError`` / ``ScenarioError``."""
+    data, pos = read_scenario_yaml(path)
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario is a mapping (ruleset:, players:, actions:, …)")
+    return replay_data(data, pos, path, options_override)
+
+
+def replay_data(data, pos, path, options_override=None) -> Replay:
+    expect = data.get("expect") or {}
+    bad = set(expect) - EXPECT_KEYS
+    if bad:
+        k = sorted(bad)[0]
+        raise _bad(pos, ("expect", k), f"unknown expect key '{k}'", "keys: " + ", ".join(sorted(EXPECT_KEYS)))
+    rep = Replay(None)
+    try:
+        s = build_state(data, pos, path, options_override)
+    except (RulesetError, ScenarioError) as e:
+        if "error" in expect and str(expect["error"]) in str(e):
+            return rep
+        raise
+    rep.state = s
+    for i, raw in enumerate(data.get("actions") or []):
+        text = str(raw)
+        seat = None
+        head, sep, tail = text.partition(":")
+        if sep and head.strip().lstrip("-").isdigit():
+            seat, text = int(head.strip()), tail.strip()
+        try:
+            if seat is not None and not s.terminal and seat != s.to_act:
+                raise IllegalAction(seat, text, s.legal_actions(), f"not your turn (seat {s.to_act} is to act)")
+            s.apply(text)
+        except IllegalAction as e:
+            rep.error = f"action {i + 1} ('{raw}'): {e}"
+            break
+    if "error" in expect:
+        if rep.error is None:
+            rep.failures.append(f"expected an error containing '{expect['error']}', but every action was legal")
+        elif str(expect["error"]) not in rep.error:
+            rep.failures.append(f"expected an error containing '{expect['error']}', got: {rep.error}")
+    elif rep.error is not None:
+        rep.failures.append(rep.error)
+    _check(s, expect, rep)
+    return rep
+
+
+def _check(s: State, expect: dict, rep: Replay):
+    if "events" in expect:
+        events = s.log_all()
+        i = 0
+        for want in expect["events"] or []:
+            while i < len(events) and not _match(want, events[i]):
+                i += 1
+            if i >= len(events):
+                got = [e for e in events if e.get("type") == (want or {}).get("type")]
+                rep.failures.append(f"no event matching {want} (in order); events of that type: {got[:5]}")
+                break
+            i += 1
+    if "legal_actions" in expect:
+        want = set()
+        for a in expect["legal_actions"] or []:
+            try:
+                want.add(s.parse_action(str(a)))
+            except (IllegalAction, CardspecError):
+                want.add(str(a))
+        got = set(s.legal_actions())
+        if want != got:
+            rep.failures.append(f"legal actions: expected {sorted(want)}, got {sorted(got)}")
+    if "hands" in expect:
+        hz = s.game.zone.get("hand")
+        for seat, cards in (expect["hands"] or {}).items():
+            want = Counter(normalize_code(str(c)) for c in cards or [])
+            got = Counter(s.game.deck.code[c] for c in s.z[hz.index][int(seat)])
+            if want != got:
+                rep.failures.append(f"hand of seat {seat}: expected {sorted(want.elements())}, "
+                                    f"got {sorted(got.elements())}")
+    if "scores" in expect:
+        got = s.scores()
+        for k, v in (expect["scores"] or {}).items():
+            if got.get(str(k)) != v:
+                rep.failures.append(f"score of {k}: expected {v}, got {got.get(str(k))}")
+    if "terminal" in expect and bool(expect["terminal"]) != s.terminal:
+        rep.failures.append(f"terminal: expected {expect['terminal']}, got {s.terminal}")
+    if "to_act" in expect and expect["to_act"] != s.to_act:
+        rep.failures.append(f"to_act: expected {expect['to_act']}, got {s.to_act}")
