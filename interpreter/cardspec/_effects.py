@@ -20,13 +20,21 @@ EFFECT_KINDS = ("set", "add", "move", "emit")
 
 def compile_effects(game, comp: Compiler, effects, path, params):
     """A function ``f(s, *params)`` running ``effects`` in order, or None for an empty list."""
-    if effects in (None, []):
+    lines = effects_source(game, comp, effects, path, params)
+    if not lines:
         return None
+    return comp.function("", params, statements=lines)
+
+
+def effects_source(game, comp: Compiler, effects, path, params) -> list:
+    """Python statements running ``effects`` (parameters are locals ``p_NAME``), for inlining."""
+    if effects in (None, []):
+        return []
     if isinstance(effects, dict):
         effects = [effects]
     if not isinstance(effects, list):
         comp.problem(path, "effects are a list of set/add/move/emit items")
-        return None
+        return []
     lines = []
     for i, eff in enumerate(effects):
         p = path + (i,)
@@ -50,9 +58,7 @@ def compile_effects(game, comp: Compiler, effects, path, params):
             lines.extend("    " + b for b in body)
         else:
             lines.extend(body)
-    if not lines:
-        return None
-    return comp.function("", params, statements=lines)
+    return lines
 
 
 def _effect_lines(game, comp, kind, body, path, params):

@@ -90,6 +90,13 @@ class Step:
     def random_move(self, s, rng):
         return rng.choice(self.legal(s))
 
+    def is_legal(self, s, move) -> bool:
+        """Whether ``move`` is legal now (steps may check faster than listing every move)."""
+        return move in self.legal(s)
+
+    #: ``playout(s, rng)``: plays random moves until the step ends (optional fast path).
+    playout = None
+
     def apply(self, s, move) -> bool:  # pragma: no cover - overridden
         return True
 
@@ -247,10 +254,20 @@ class Pass(Step):
 
     def legal(self, s):
         hand = s.z[self.zone][s.v[7]]
-        k = self.count(s)
-        key = s.game.deck.sort_key.__getitem__
-        combos = set(itertools.combinations(sorted(hand, key=key), k))
-        return sorted(combos, key=lambda t: [key(c) for c in t])
+        combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self.count(s))
+        if len(set(hand)) == len(hand):
+            return list(combos)      # already in display order, no repeats
+        return list(dict.fromkeys(combos))
+
+    def is_legal(self, s, move):
+        if len(move) != self.count(s):
+            return False
+        hand = list(s.z[self.zone][s.v[7]])
+        for c in move:
+            if c not in hand:
+                return False
+            hand.remove(c)
+        return True
 
     def random_move(self, s, rng):
         hand = s.z[self.zone][s.v[7]]
@@ -281,7 +298,8 @@ class Pass(Step):
         return True
 
     def text(self, s, move):
-        return "pass " + " ".join(s.game.deck.codes(move))
+        code = s.game.deck.code
+        return "pass " + " ".join([code[c] for c in move])
 
     def parse(self, s, text):
         parts = text.replace(",", " ").split()
@@ -357,3 +375,4 @@ class Do(Step):
 
 
 from . import _tricks  # noqa: E402,F401  (registers the tricks step)
+from . import _bidding, _trumps  # noqa: E402,F401  (register the bid and trump steps)

@@ -27,7 +27,7 @@ expressions, so a play costs a few list operations (DESIGN.md, "Speed").
 from __future__ import annotations
 
 from ._compile import Compiler
-from ._effects import compile_effects
+from ._effects import compile_effects, effects_source
 from ._steps import Step, step_type, zone_of
 from .dsl import BOOL, CARD, INT, list_of
 from ._slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, WINNER
@@ -88,13 +88,67 @@ class Tricks(Step):
         else:
             lines += ["return c1 if c1 is not p_hand else list(c1)"]
         self._legal = comp.function("", (), statements=lines)
-        self.wins = comp.expr(body.get("wins", "card.suit == led_suit or card.suit == trump"), path + ("wins",),
-                              WIN_CTX, (BOOL,))
-        self.key = comp.expr(body.get("key", "card.rank + (if card.suit == trump then 1000 else 0)"),
-                             path + ("key",), WIN_CTX, (INT,))
-        self.cancel = comp.expr(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
-        self.after_play = compile_effects(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
+        wins = comp.code(body.get("wins", "card.suit == led_suit or card.suit == trump"), path + ("wins",),
+                         WIN_CTX, (BOOL,))
+        key = comp.code(body.get("key", "card.rank + (if card.suit == trump then 1000 else 0)"),
+                        path + ("key",), WIN_CTX, (INT,))
+        cancel = comp.code(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
+        self.has_cancel = "cancel" in body
+        after_play = effects_source(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
         self.after_trick = compile_effects(game, comp, body.get("after_trick"), path + ("after_trick",), TRICK_CTX)
+        n = game.n
+        # One generated function plays a card (with the after_play effects inlined) …
+        lines = [
+            "v = s.v",
+            f"p_seat = v[{TO_ACT}]",
+            f"s.z[{H}][p_seat].remove(p_card)",
+            "plays = s.plays",
+            "if not plays:",
+            f"    v[{LEADER}] = p_seat",
+            f"    v[{LED_SUIT}] = SUIT[p_card]",
+            f"    v[{TRICK_NUMBER}] += 1",
+            "plays.append((p_seat, p_card))",
+            "if s.events is not None:",
+            "    s.emit({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
+        ] + after_play + [
+            f"if len(plays) < {n}:",
+            f"    v[{TO_ACT}] = p_seat + 1 if p_seat < {n - 1} else 0",
+            "    return False",
+            "return _resolve(s)",
+        ]
+        # … and another finds the trick's winner (index into s.plays, -1 if none) and the cancelled cards.
+        res = ["plays = s.plays", "k = len(plays)"]
+        if cancel is not None:
+            res += ["cancelled = [False] * k",
+                    "for i in range(k):",
+                    "    p_a = plays[i][1]",
+                    "    for j in range(i + 1, k):",
+                    "        p_b = plays[j][1]",
+                    f"        if {cancel.src}:",
+                    "            cancelled[i] = cancelled[j] = True"]
+        else:
+            res += ["cancelled = None"]
+        res += ["best = -1", "best_key = 0", "for i in range(k):"]
+        if cancel is not None:
+            res += ["    if cancelled[i]:", "        continue"]
+        res += ["    p_seat, p_card = plays[i]",
+                f"    if {wins.src if wins else 'False'}:",
+                f"        kv = {key.src if key else '0'}",
+                "        if best < 0 or kv > best_key:",
+                "            best = i",
+                "            best_key = kv",
+                "return best, cancelled"]
+        self._winner = comp.function("", (), statements=res)
+        ns = comp.ns
+        step = self
+
+        def _resolve(s, _finish=self._finish, _winner=self._winner):
+            best, cancelled = _winner(s)
+            return _finish(s, best, cancelled)
+        ns_name = f"_resolve_{id(self)}"
+        ns[ns_name] = _resolve
+        self._play_card = comp.function("", (("card", CARD),), statements=[
+            ln.replace("_resolve(s)", f"{ns_name}(s)") for ln in lines])
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
@@ -120,7 +174,7 @@ class Tricks(Step):
             legal = self._legal(s)
             if len(legal) != 1:
                 return True
-            if self._play(s, legal[0]):
+            if self._play_card(s, legal[0]):
                 return False
 
     def legal(self, s):
@@ -129,62 +183,39 @@ class Tricks(Step):
     def legal_sorted(self, s):
         return sorted(set(self._legal(s)), key=s.game.deck.sort_key.__getitem__)
 
+    def is_legal(self, s, card):
+        return card in self._legal(s)
+
     def random_move(self, s, rng):
         legal = self._legal(s)
         return legal[int(rng.random() * len(legal))]
 
+    def playout(self, s, rng):
+        """Play random legal cards until the step ends (the fast random-playout loop)."""
+        legal, play, random = self._legal, self._play_card, rng.random
+        if self.auto:
+            while True:
+                l = legal(s)
+                if play(s, l[int(random() * len(l))]) or not self._auto(s):
+                    return
+        while True:
+            l = legal(s)
+            if play(s, l[int(random() * len(l))]):
+                return
+
     def apply(self, s, card):
-        if self._play(s, card):
+        if self._play_card(s, card):
             return True
         if self.auto:
             return not self._auto(s)
         return False
 
-    def _play(self, s, card):
-        """Play ``card`` for the seat to act; True when the deal's tricks are over."""
-        v = s.v
-        seat = v[TO_ACT]
-        s.z[self.hand][seat].remove(card)
-        plays = s.plays
-        if not plays:
-            v[LEADER] = seat
-            v[LED_SUIT] = s.game.deck.suit[card]
-            v[TRICK_NUMBER] += 1
-        plays.append((seat, card))
-        if s.events is not None:
-            s.emit({"type": "play", "seat": seat, "card": s.game.deck.code[card]})
-        if self.after_play is not None:
-            self.after_play(s, seat, card)
-        if len(plays) < s.n:
-            v[TO_ACT] = (seat + 1) % s.n
-            return False
-        return self._resolve(s)
-
-    def _resolve(self, s):
+    def _finish(self, s, best, cancelled):
+        """Give the trick to its winner (or carry it); True when the deal's tricks are over."""
         v = s.v
         plays = s.plays
         leader = v[LEADER]
         k = len(plays)
-        cancelled = None
-        if self.cancel is not None:
-            cancelled = [False] * k
-            cancel = self.cancel
-            for i in range(k):
-                ci = plays[i][1]
-                for j in range(i + 1, k):
-                    if cancel(s, ci, plays[j][1]):
-                        cancelled[i] = cancelled[j] = True
-        best = -1
-        best_key = None
-        wins, key = self.wins, self.key
-        for i in range(k):
-            if cancelled is not None and cancelled[i]:
-                continue
-            seat, card = plays[i]
-            if wins(s, card, seat):
-                kv = key(s, card, seat)
-                if best < 0 or kv > best_key:
-                    best, best_key = i, kv
         hands = s.z[self.hand]
         last = v[TRICK_NUMBER] >= v[TRICKS_TOTAL] or not hands[leader]
         cards = [c for _, c in plays]

@@ -535,8 +535,7 @@ class State:
             move = step.parse(self, str(text))
         except (ValueError, CardError) as e:
             raise IllegalAction(seat, text, self.legal_actions(), f"not understood ({e})") from None
-        legal = step.legal(self)
-        if move not in legal:
+        if not step.is_legal(self, move):
             raise IllegalAction(seat, text, self.legal_actions(), step.why_illegal(self, move))
         return move
 
@@ -559,6 +558,19 @@ class State:
         step = self.game.steps[self.pc]
         if step.apply(self, move):
             self._finish_step()
+
+    def random_playout(self, rng=None):
+        """Play uniformly random legal moves to the end of the match (the fastest loop; no texts)."""
+        rng = rng or self.rng
+        steps = self.game.steps
+        while not self.terminal:
+            step = steps[self.pc]
+            if step.playout is not None:
+                step.playout(self, rng)
+                self._finish_step()
+            else:
+                self.apply_move(step.random_move(self, rng))
+        return self
 
     def random_move(self, rng):
         """A uniformly random legal internal move (steps may sample without listing every move)."""

@@ -1,0 +1,129 @@
+"""Random-playout speed: cardspec against OpenSpiel and a hand-written engine, ratios from one run.
+
+    python benchmarks/playouts.py [--json] [--seconds S] [--only hearts,oh-hell]
+
+For every built-in ruleset it measures whole games (matches) per second:
+
+- ``cardspec_loop``: cardspec's own fastest random-playout loop
+  (``Game.new_state(record=False).random_playout()``: internal moves, no
+  text, no event log);
+- ``cardspec_api``: the public step API from Python (``legal_actions()`` and
+  ``apply(text)``), a uniformly random legal action each step;
+- ``openspiel``: OpenSpiel's same game through its Python API with random
+  actions (hearts, oh-hell), when ``open_spiel`` is installed;
+- ``handwritten``: ``benchmarks/handwritten_hearts.py``, a plain hand-written
+  Python Hearts (the floor a Python interpreter can approach).
+
+Hearts and Oh Hell are measured as single deals (``deals=1``), like
+OpenSpiel's games; other rulesets as whole matches with their defaults and the
+minimum player count (Oh Hell: a random hand size per deal, like OpenSpiel).
+The machines here are noisy: compare the ratios printed by one run, not
+figures from different runs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "interpreter"))
+
+import cardspec  # noqa: E402
+from cardspec.loader import builtin_names  # noqa: E402
+
+# Ruleset → (players, options) used for the measurement.
+SETTINGS = {
+    "hearts": (4, {"deals": 1}),
+    "oh-hell": (4, {"deals": 1}),
+}
+OPENSPIEL = {"hearts": "hearts", "oh-hell": "oh_hell(players=4)"}
+
+
+def games_per_second(play_one, seconds: float, seed: int = 0) -> float:
+    """Call ``play_one(i)`` for about ``seconds``; whole games only. Returns games/s."""
+    clock = time.perf_counter
+    n = 0
+    t0 = clock()
+    deadline = t0 + seconds
+    while True:
+        play_one(n + seed * 1_000_003)
+        n += 1
+        now = clock()
+        if now >= deadline:
+            return n / (now - t0)
+
+
+def loop_player(game):
+    def play(i):
+        game.new_state(seed=i, record=False).random_playout()
+    return play
+
+
+def api_player(game):
+    rng = random.Random(7)
+
+    def play(i):
+        s = game.new_state(seed=i)
+        while not s.terminal:
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.random() * len(legal))])
+    return play
+
+
+def measure(names, seconds):
+    results = {}
+    for name in names:
+        players, options = SETTINGS.get(name, (None, {}))
+        try:
+            game = cardspec.load(name, players, options)
+        except cardspec.RulesetError as e:
+            print(f"{name}: cannot load: {e}", file=sys.stderr)
+            continue
+        row = {"cardspec_loop": games_per_second(loop_player(game), seconds)}
+        row["cardspec_api"] = games_per_second(api_player(game), seconds)
+        if name in OPENSPIEL:
+            try:
+                from openspiel_games import openspiel_games_per_second
+                row["openspiel"] = openspiel_games_per_second(OPENSPIEL[name], seconds)
+            except ImportError as e:
+                print(f"{name}: openspiel skipped ({e})", file=sys.stderr)
+        if name == "hearts":
+            from handwritten_hearts import play_random_game
+            rng = random.Random(0)
+            row["handwritten"] = games_per_second(lambda i: play_random_game(rng), seconds)
+        results[name] = {k: round(v, 1) for k, v in row.items()}
+    return results
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print JSON only")
+    ap.add_argument("--seconds", type=float, default=2.0, help="seconds per measurement")
+    ap.add_argument("--only", default="", help="comma-separated ruleset names")
+    args = ap.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or builtin_names()
+    results = measure(names, args.seconds)
+    if args.json:
+        print(json.dumps(results, indent=1))
+        return
+    print(f"{'ruleset':34} {'loop':>9} {'api':>9} {'openspiel':>10} {'handwritten':>12}   games/s")
+    for name, row in results.items():
+        cells = [f"{row.get(k, float('nan')):>9.0f}" for k in ("cardspec_loop", "cardspec_api")]
+        cells.append(f"{row['openspiel']:>10.0f}" if "openspiel" in row else f"{'-':>10}")
+        cells.append(f"{row['handwritten']:>12.0f}" if "handwritten" in row else f"{'-':>12}")
+        print(f"{name:34} " + " ".join(cells))
+    h = results.get("hearts")
+    if h and "openspiel" in h and "handwritten" in h:
+        print("\nhearts targets (from this run):")
+        print(f"  loop / openspiel   = {h['cardspec_loop'] / h['openspiel']:.2f}  (target >= 1.0)")
+        print(f"  loop / handwritten = {h['cardspec_loop'] / h['handwritten']:.2f}  (target >= 0.5)")
+        print(f"  api  / openspiel   = {h['cardspec_api'] / h['openspiel']:.2f}  (target >= 0.5)")
+
+
+if __name__ == "__main__":
+    main()
