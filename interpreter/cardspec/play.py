@@ -31,6 +31,10 @@ def format_events(game, events, seat=None) -> list:
         elif t == "pass":
             what = " ".join(ev["cards"]) if "cards" in ev else f"{ev['count']} cards"
             lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}")
+        elif t == "bid":
+            lines.append(f"  seat {ev['seat']} bids {ev['bid']}")
+        elif t == "trump":
+            lines.append(f"  trump: {ev['suit'] or 'none'}")
         elif t == "trick":
             cards = " ".join(f"{s}:{c}" for s, c in ev["cards"])
             cancelled = f"  cancelled: {' '.join(ev['cancelled'])}" if ev.get("cancelled") else ""
@@ -69,6 +73,15 @@ def _show_view(game, view):
     for name, z in view["zones"].items():
         if isinstance(z, dict) and z.get("face_up"):
             click.echo(f"  {name} face up: {' '.join(z['face_up'])} ({z['count']} cards)")
+    for name, z in view["zones"].items():   # zones everyone but the owner sees (a forehead card)
+        if isinstance(z, dict) and isinstance(z.get(str(view["seat"])), dict) and \
+                any(isinstance(c, list) and c for c in z.values()):
+            click.echo(f"  {name} of others: " + " ".join(f"{k}:{' '.join(c)}" for k, c in z.items()
+                                                          if isinstance(c, list) and c))
+    if view.get("trump") is not None or view.get("bids_made") is not None:
+        click.echo(f"  trump: {view.get('trump') or 'none'}")
+    if view.get("bids_made"):
+        click.echo("  bids: " + ", ".join(f"seat {k}: {b}" for k, b in view["bids_made"].items()))
     if view.get("passing"):
         click.echo(f"  you pass: {' '.join(view['passing'])}")
 

@@ -1,0 +1,137 @@
+"""The ``bid`` step: every seat in turn names a number (how many tricks it will take, a contract, …).
+
+YAML (``counter`` required, the rest optional)::
+
+    bid:
+      counter: bids                  # per-seat counter the bids go into (declare it with per: deal)
+      min: 0                         # lowest bid (an expression)
+      max: tricks_in_deal            # highest bid (an expression)
+      order: EXPR                    # list of seats, in bidding order
+                                     #   (default: from the dealer's left clockwise, the dealer last)
+      legal: EXPR                    # extra condition on a bid (seat, bid), e.g. the hook:
+                                     #   not (seat == dealer and bid + sum(bids) == tricks_in_deal)
+      reason: TEXT                   # why a bid the ``legal:`` condition refuses is illegal (for messages)
+      after_bid: [effects]           # (seat, bid)
+
+Each bid is stored in ``counter[seat]`` at once, so later seats' ``legal:``
+conditions see the earlier bids (``sum(bids)``: the bids so far, as unbid seats
+hold the counter's initial value, 0 by default). If ``legal:`` would leave a
+seat no bid at all, it is lifted for that seat (the tricks step's rule for its
+``lead:``/``play:`` conditions).
+
+Action text: ``bid 3`` (``3`` is read too). Events: ``{"type": "bid", "seat",
+"bid"}`` for every bid, public. The view adds ``bids_made`` (seat → bid, for the
+seats that have bid in this step) and ``bid_order``.
+
+Where the rule comes from: ../shared/rules/vanishing-whist.md ("Bidding", the
+hook); the step knows no game, the ruleset supplies every number.
+"""
+from __future__ import annotations
+
+from ._compile import Compiler, INTS
+from ._effects import compile_effects
+from ._slots import DEALER, TO_ACT
+from ._steps import Step, step_type
+from .dsl import BOOL, INT
+
+BID_CTX = (("seat", INT), ("bid", INT))
+
+
+@step_type("bid")
+class Bid(Step):
+    """Seats bid one after another; a bid is an int in ``[min, max]`` allowed by ``legal:``."""
+
+    decision = True
+
+    def __init__(self, game, comp: Compiler, body, path):
+        super().__init__(game, comp, body, path)
+        if not isinstance(body, dict) or "counter" not in body:
+            comp.problem(path, "bid needs 'counter:' (a per-seat counter for the bids)",
+                         "e.g. bid: {counter: bids, min: 0, max: hand_size}")
+            body = {}
+        self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
+        self.lo = comp.expr(body.get("min", 0), path + ("min",), (), (INT,))
+        self.hi = comp.expr(body.get("max", 0), path + ("max",), (), (INT,))
+        self.order = comp.expr(body["order"], path + ("order",), (), (INTS,)) if "order" in body else None
+        self.restrict = comp.expr(body["legal"], path + ("legal",), BID_CTX, (BOOL,)) if "legal" in body else None
+        self.reason = str(body.get("reason", "a restriction of this ruleset forbids it"))
+        self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), BID_CTX)
+
+    @staticmethod
+    def _counter(game, comp, name, path):
+        if name is None:
+            return 0
+        c = game.counter.get(str(name))
+        if c is None:
+            import difflib
+            close = difflib.get_close_matches(str(name), list(game.counter), n=1)
+            comp.problem(path, f"unknown counter '{name}'", f"did you mean '{close[0]}'?" if close else
+                         "declare it under counters: (per: deal)")
+            return 0
+        return c.index
+
+    # ---- flow ---------------------------------------------------------------
+    def enter(self, s):
+        n = s.n
+        if self.order is None:
+            d = s.v[DEALER]
+            queue = [(d + 1 + i) % n for i in range(n)]
+        else:
+            queue = [int(x) % n for x in self.order(s)]
+        if not queue:
+            return False
+        s.queue = queue
+        s.flight = []          # (seat, bid) in this step, for the view
+        s.v[TO_ACT] = queue[0]
+        return True
+
+    def legal(self, s):
+        seat = s.v[TO_ACT]
+        rng = range(self.lo(s), self.hi(s) + 1)
+        if self.restrict is None:
+            return list(rng)
+        r = self.restrict
+        ok = [b for b in rng if r(s, seat, b)]
+        return ok or list(rng)
+
+    def apply(self, s, bid):
+        seat = s.v[TO_ACT]
+        s.c[self.counter][seat] = bid
+        if s.flight is not None:
+            s.flight.append((seat, bid))
+        if s.events is not None:
+            s.emit({"type": "bid", "seat": seat, "bid": bid})
+        if self.after_bid is not None:
+            self.after_bid(s, seat, bid)
+        s.queue.pop(0)
+        if s.queue:
+            s.v[TO_ACT] = s.queue[0]
+            return False
+        s.flight = None
+        return True
+
+    # ---- text ----------------------------------------------------------------
+    def text(self, s, bid):
+        return f"bid {bid}"
+
+    def parse(self, s, text):
+        parts = text.split()
+        if len(parts) == 2 and parts[0].lower() == "bid":
+            parts = parts[1:]
+        if len(parts) != 1:
+            raise ValueError("write a bid as 'bid 3'")
+        try:
+            return int(parts[0])
+        except ValueError:
+            raise ValueError(f"'{parts[0]}' is not a number; write a bid as 'bid 3'") from None
+
+    def why_illegal(self, s, bid):
+        lo, hi = self.lo(s), self.hi(s)
+        if not (lo <= bid <= hi):
+            return f"not legal: a bid is from {lo} to {hi}"
+        return f"not legal: {self.reason}"
+
+    def add_view(self, s, seat, out):
+        if s.flight is not None:
+            out["bids_made"] = {str(st): b for st, b in s.flight}
+            out["bid_order"] = list(s.queue)

@@ -1,0 +1,98 @@
+"""The ``trump`` step (the trump suit of a deal) and the ``suit_named`` expression function.
+
+YAML::
+
+    - trump: EXPR          # a suit expression; no_suit for a deal without trumps
+
+Examples (../shared/rules/vanishing-whist.md, "Trumps" and "Oh Hell")::
+
+    - trump: if count(turnup) > 0 then top(turnup).suit else no_suit   # the turned-up card's suit
+    - trump: suit_named(trumps)[(deal_number - 1) % count(trumps)]     # a rotation given as an option list
+
+The step sets the state's ``trump`` slot (read by the tricks step's default
+``wins``/``key``; ``no_suit`` = -1 when none) and emits
+``{"type": "trump", "deal": n, "suit": "S"}`` (``"suit": null`` for no trump).
+
+``suit_named(TEXT)`` turns a suit's name into a suit: ``S``/``spades``/``♠``
+(any case) and so on; ``none``/``no_trump``/``NT``/``-`` give ``no_suit``.
+Given a list of names it gives a list of suits. A name known at load time (an
+option's value) that is no suit of the deck is a ruleset error; a name only
+known in play that is no suit gives ``no_suit``.
+"""
+from __future__ import annotations
+
+import ast
+
+from ._slots import DEAL_NUMBER, TRUMP
+from ._steps import Step, step_type
+from .dsl import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
+
+_SUIT_WORDS = {
+    "S": ("s", "spade", "spades", "♠"), "H": ("h", "heart", "hearts", "♥"),
+    "D": ("d", "diamond", "diamonds", "♦"), "C": ("c", "club", "clubs", "♣"),
+}
+_NONE_WORDS = ("none", "no_trump", "no trump", "notrump", "nt", "-", "no_suit")
+
+
+def _names_for(deck) -> dict:
+    """Lower-case name → suit index for this deck (no-trump words → -1)."""
+    table = {w: -1 for w in _NONE_WORDS}
+    for i, s in enumerate(deck.suits):
+        for w in _SUIT_WORDS.get(s, (s.lower(),)):
+            table[w] = i
+    return table
+
+
+def _suit_named(comp, n, args):
+    _argc(comp, n, args, 1)
+    a = comp.c(args[0])
+    table = _names_for(comp.env.deck)
+    is_list = elem(a.type) is not None and a.type != ANY
+    if is_list and elem(a.type) not in (STR, ANY):
+        comp.err(args[0], f"suit_named needs text or a list of text, found {a.type}")
+    if not is_list and a.type not in (STR, ANY):
+        comp.err(args[0], f"suit_named needs text or a list of text, found {a.type}")
+    if a.const:
+        try:
+            value = ast.literal_eval(a.src)
+        except (ValueError, SyntaxError):  # pragma: no cover - constants are literals
+            value = None
+        if value is not None:
+            items = list(value) if isinstance(value, (tuple, list)) else [value]
+            suits = []
+            for x in items:
+                key = str(x).strip().lower()
+                if key not in table:
+                    comp.err(args[0], f"'{x}' is not a suit of this deck",
+                             "write S, H, D, C (or spades, ♠ …) or none for no trump")
+                suits.append(table[key])
+            if isinstance(value, (tuple, list)):
+                return Code("(" + "".join(f"{x}, " for x in suits) + ")", list_of(SUIT), True)
+            return Code(str(suits[0]), SUIT, True)
+    if is_list:
+        return Code(f"tuple({table!r}.get(str(_x).strip().lower(), -1) for _x in {a.src})", list_of(SUIT))
+    return Code(f"{table!r}.get(str({a.src}).strip().lower(), -1)", SUIT)
+
+
+BUILTINS["suit_named"] = _suit_named
+
+
+@step_type("trump")
+class Trump(Step):
+    """Set the deal's trump suit from a suit expression (``no_suit``: no trump); emits ``trump``."""
+
+    def __init__(self, game, comp, body, path):
+        super().__init__(game, comp, body, path)
+        if body == {}:
+            comp.problem(path, "trump takes a suit expression (no_suit for none), e.g. trump: top(turnup).suit")
+            body = "no_suit"
+        elif isinstance(body, (dict, list)):
+            comp.problem(path, "trump takes a suit expression, e.g. trump: top(turnup).suit")
+            body = "no_suit"
+        self.suit = comp.expr(body, path, (), (SUIT,))
+
+    def run(self, s):
+        t = self.suit(s)
+        t = t if 0 <= t < len(s.game.deck.suits) else -1
+        s.v[TRUMP] = t
+        s.emit({"type": "trump", "deal": s.v[DEAL_NUMBER], "suit": s.game.deck.suits[t] if t >= 0 else None})
