@@ -20,7 +20,7 @@ CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
 FILES = sorted(CASES.rglob("*.yaml")) if CASES.is_dir() else []
 IDS = [str(p.relative_to(CASES)) for p in FILES]
 
-pytestmark = pytest.mark.skipif(not FILES, reason=f"no shared cases folder at {CASES} (a checkout without ../shared)")
+needs_shared = pytest.mark.skipif(not FILES, reason=f"no shared cases folder at {CASES} (a checkout without ../shared)")
 
 JSON_KEYS = {"events", "terminal", "to_act", "legal_actions", "scores"}
 
@@ -29,6 +29,7 @@ def _cli(*args):
     return subprocess.run([sys.executable, "-m", "cardspec.cli", *args], capture_output=True, text=True, timeout=60)
 
 
+@needs_shared
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_case_replays_through_the_api(path):
     rep = replay(str(path))
@@ -38,6 +39,7 @@ def test_case_replays_through_the_api(path):
     assert any(ev["type"] == "trick" for ev in rep.state.log_all())
 
 
+@needs_shared
 @pytest.mark.parametrize("path", FILES, ids=IDS)
 def test_case_replays_through_the_cli_json(path):
     proc = _cli("replay", str(path), "--json")
@@ -57,11 +59,13 @@ def test_case_replays_through_the_cli_json(path):
         assert all(isinstance(s, int) and isinstance(c, str) for s, c in t["cards"])
 
 
+@needs_shared
 def test_the_seed_example_is_among_the_cases():
     """The issue's acceptance: ../shared/cases/cancellation-black-lady/seed-example.yaml passes as it is."""
     assert "cancellation-black-lady/seed-example.yaml" in IDS
 
 
+@needs_shared
 def test_a_broken_expectation_exits_1(tmp_path):
     """The replay check can fail: a copy of a case expecting the wrong winner exits 1."""
     src = next(p for p in FILES if p.name == "seed-example.yaml")
@@ -71,3 +75,32 @@ def test_a_broken_expectation_exits_1(tmp_path):
                    encoding="utf-8")
     assert _cli("replay", str(bad)).returncode == 1
     assert not replay(str(bad)).ok
+
+
+# ---- the project's own scenarios (tests/scenarios/), same contract -------------------------------
+OWN = Path(__file__).resolve().parent / "scenarios"
+OWN_FILES = sorted(OWN.rglob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", OWN_FILES, ids=[p.name for p in OWN_FILES])
+def test_own_scenario_replays(path):
+    """tests/scenarios/*.yaml: each names its rule's source in its comment and replays green."""
+    head = path.read_text(encoding="utf-8").splitlines()[:4]
+    assert any("shared/rules/" in line for line in head), "a scenario names the rule it comes from"
+    rep = replay(str(path))
+    assert rep.ok, rep.failures
+
+
+def test_own_scenario_with_a_wrong_winner_fails(tmp_path):
+    """The scenario checks can fail: each trick scenario with its winner changed no longer replays green."""
+    import yaml
+    for path in OWN_FILES:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        ev = data["expect"]["events"][0]
+        if ev.get("winner") is None:
+            ev["carried"] = False
+        else:
+            ev["winner"] = (ev["winner"] + 1) % data["players"]
+        bad = tmp_path / path.name
+        bad.write_text(yaml.safe_dump(data), encoding="utf-8")
+        assert not replay(str(bad)).ok, path.name
