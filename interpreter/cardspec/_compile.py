@@ -34,32 +34,16 @@ class Compiler:
 
     # ---- positions ----------------------------------------------------------
     def locate(self, path, text: str, err: DslError) -> Problem:
-        pos = self.pos.find(path)
-        exact = tuple(path) in self.pos
-        lines = self.pos.sources.get(pos.file) or []
-        if not exact:
+        """The problem ``err`` (line/col inside ``text``) at its file:line:col.
+
+        ``Positions.locate`` maps the offset inside the expression to the file for
+        every scalar style (plain, quoted, ``|``, ``>``, several lines).
+        """
+        at = self.pos.locate(path, text, _offset(text, err.line, err.col))
+        if at is None:
             return self.pos.problem(path, f"in expression '{text}': {err.message}", err.hint)
-        if pos.block:
-            # Walk the block's source lines to find the character offset of the error.
-            offset = _offset(text, err.line, err.col)
-            ln = pos.line  # the indicator line; content starts on the next one
-            acc = 0
-            while ln < len(lines):
-                src = lines[ln]
-                stripped = src.lstrip()
-                indent = len(src) - len(stripped)
-                if acc + len(stripped) + 1 > offset or ln + 1 >= len(lines):
-                    line, col = ln + 1, indent + (offset - acc) + 1
-                    break
-                acc += len(stripped) + 1
-                ln += 1
-            else:
-                line, col = pos.line, pos.col
-        else:
-            line = pos.line + err.line - 1
-            col = (pos.col + (1 if pos.quoted else 0) + err.col - 1) if err.line == 1 else err.col
-        src = lines[line - 1] if 0 < line <= len(lines) else ""
-        return Problem(pos.file, line, col, err.message, err.hint, src)
+        pos = self.pos.find(path)
+        return Problem(pos.file, at[0], at[1], err.message, err.hint, self.pos.line_text(pos.file, at[0]))
 
     def problem(self, path, message, hint=""):
         self.problems.append(self.pos.problem(path, message, hint))
@@ -73,6 +57,18 @@ class Compiler:
         except DslError as e:
             self.problems.append(self.locate(path, str(text), e))
             return None
+
+    def filter_lines(self, text, path, params, var: str, lst: str):
+        """Statements narrowing list ``lst`` by condition ``text`` on parameter ``var`` (see dsl)."""
+        from .dsl import _Compiler, parse
+        pmap = {name: Binding(f"p_{name}", t) for name, t in params}
+        try:
+            if isinstance(text, bool):
+                text = "true" if text else "false"
+            return _Compiler(self.env, pmap).filter_lines(parse(str(text)), f"p_{var}", lst)
+        except DslError as e:
+            self.problems.append(self.locate(path, str(text), e))
+            return []
 
     def expr(self, text, path, params=(), want=()):
         """Compile ``text`` into ``f(s, *params)``; on a problem, record it and return a dummy."""

@@ -147,7 +147,11 @@ class Shuffle(Step):
                 s.z[zn.index].clear()
         s.face_up = [0] * len(g.zones)
         cards = list(g.deck.cards)
-        s.rng.shuffle(cards)
+        # Fisher-Yates with the RNG's floats (twice as fast as random.shuffle's bit draws).
+        rnd = s.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
         if s._stack_order is not None:
             order = list(s._stack_order)
             rest = list(cards)
@@ -156,7 +160,8 @@ class Shuffle(Step):
             cards = list(reversed(order + rest[::-1]))
             s._stack_order = None
         s.z[g.stock] = cards   # the top of the stock is the end of the list
-        s.emit({"type": "shuffle", "cards": len(cards)})
+        if s.events is not None:
+            s.emit({"type": "shuffle", "cards": len(cards)})
 
 
 @step_type("deal")
@@ -195,23 +200,30 @@ class Deal(Step):
             dst = s.z[self.to]
             if k * n > len(src):
                 raise DealError(self, f"cannot deal {k} cards to each of {n} players: {len(src)} left")
-            for _ in range(k):
+            if k > 0:
+                # One at a time from the top (the end of the list), clockwise from `start`:
+                # the j-th card from the top goes to seat start + j (mod n).
+                top = src[len(src) - k * n:][::-1]
+                del src[len(src) - k * n:]
                 for i in range(n):
-                    dst[(start + i) % n].append(src.pop())
-            s.emit({"type": "deal", "zone": s.game.zones[self.to].name, "each": k})
+                    dst[(start + i) % n].extend(top[i::n])
+            if s.events is not None:
+                s.emit({"type": "deal", "zone": s.game.zones[self.to].name, "each": k})
         else:
             k = len(src) if self.rest else self.count(s)
             if k > len(src) or k < 0:
                 raise DealError(self, f"cannot deal {k} cards to {s.game.zones[self.to].name}: {len(src)} left")
             dst = s.z[self.to]
-            for _ in range(k):
-                dst.append(src.pop())
+            if k:
+                dst.extend(src[len(src) - k:][::-1])
+                del src[len(src) - k:]
             if self.face_up is not None:
                 s.face_up[self.to] = max(0, min(self.face_up(s), len(dst)))
-            ev = {"type": "deal", "zone": s.game.zones[self.to].name, "count": k}
-            if s.face_up[self.to]:
-                ev["face_up"] = s.game.deck.codes(dst[:s.face_up[self.to]])
-            s.emit(ev)
+            if s.events is not None:
+                ev = {"type": "deal", "zone": s.game.zones[self.to].name, "count": k}
+                if s.face_up[self.to]:
+                    ev["face_up"] = s.game.deck.codes(dst[:s.face_up[self.to]])
+                s.emit(ev)
 
 
 class DealError(RuntimeError):
@@ -280,22 +292,43 @@ class Pass(Step):
             hand.remove(c)
         s.flight[seat] = list(move)
         s.queue.pop(0)
-        s.emit({"type": "pass_chosen", "seat": seat, "cards": s.game.deck.codes(move),
-                "_public": {"type": "pass_chosen", "seat": seat, "count": len(move)}}, to=(seat,))
+        if s.events is not None:
+            s.emit({"type": "pass_chosen", "seat": seat, "cards": s.game.deck.codes(move),
+                    "_public": {"type": "pass_chosen", "seat": seat, "count": len(move)}}, to=(seat,))
         if s.queue:
             s.v[7] = s.queue[0]
             return False
+        self._deliver(s)
+        return True
+
+    def _deliver(self, s):
+        """Every seat's chosen cards arrive at once."""
         code = s.game.deck.code
+        dest = s.z[self.dest]
         for seat, cards in enumerate(s.flight):
             if cards is None:
                 continue
             target = self.to(s, seat) % s.n
-            s.z[self.dest][target].extend(cards)
-            s.emit({"type": "pass", "seat": seat, "to": target, "cards": [code[c] for c in cards],
-                    "_public": {"type": "pass", "seat": seat, "to": target, "count": len(cards)}},
-                   to=(seat, target))
+            dest[target].extend(cards)
+            if s.events is not None:
+                s.emit({"type": "pass", "seat": seat, "to": target, "cards": [code[c] for c in cards],
+                        "_public": {"type": "pass", "seat": seat, "to": target, "count": len(cards)}},
+                       to=(seat, target))
         s.flight = None
-        return True
+
+    def playout(self, s, rng):
+        """Random passes for every seat still to choose (the fast random-playout loop)."""
+        k = self.count(s)
+        hands = s.z[self.zone]
+        sample = rng.sample
+        for seat in s.queue:
+            hand = hands[seat]
+            chosen = sample(hand, k)
+            for c in chosen:
+                hand.remove(c)
+            s.flight[seat] = chosen
+        s.queue = []
+        self._deliver(s)
 
     def text(self, s, move):
         code = s.game.deck.code
@@ -325,7 +358,8 @@ class Score(Step):
     """Score the deal: ``value`` (an expression of ``seat``) into ``counter``, then added to ``add_to``.
 
     All seats' values are computed before any is stored, so a value may look at
-    every seat's cards. Emits ``deal_score`` with the points and the totals.
+    every seat's cards. Emits ``deal_score`` with the points and the totals
+    (unless ``report: false``, for an intermediate step).
     """
 
     def __init__(self, game, comp, body, path):
@@ -333,6 +367,7 @@ class Score(Step):
         self.value = comp.expr(body.get("value", 0), path + ("value",), (("seat", INT),), (INT,))
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
         self.add_to = self._counter(game, comp, body.get("add_to"), path + ("add_to",))
+        self.report = bool(body.get("report", True))
 
     @staticmethod
     def _counter(game, comp, name, path):
@@ -355,6 +390,8 @@ class Score(Step):
             tot = s.c[self.add_to]
             for i, x in enumerate(vals):
                 tot[i] += x
+        if not self.report or s.events is None:
+            return
         ev = {"type": "deal_score", "deal": s.v[2], "points": {str(i): x for i, x in enumerate(vals)}}
         if self.add_to is not None:
             ev["totals"] = {str(i): x for i, x in enumerate(s.c[self.add_to])}
@@ -376,3 +413,4 @@ class Do(Step):
 
 from . import _tricks  # noqa: E402,F401  (registers the tricks step)
 from . import _bidding, _trumps  # noqa: E402,F401  (register the bid and trump steps)
+from . import _turns  # noqa: E402,F401  (registers the turns step)

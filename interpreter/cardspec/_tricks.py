@@ -26,6 +26,8 @@ expressions, so a play costs a few list operations (DESIGN.md, "Speed").
 """
 from __future__ import annotations
 
+import re
+
 from ._compile import Compiler
 from ._effects import compile_effects, effects_source
 from ._steps import Step, step_type, zone_of
@@ -61,33 +63,23 @@ class Tricks(Step):
             comp.problem(path + ("if_none_wins",), f"if_none_wins is 'leader' or 'carry' (or an option naming one), "
                                                    f"not '{mode}'")
         self.carry = mode == "carry"
-        # Legal plays: one generated function.
-        lead = comp.code(body.get("lead", True), path + ("lead",), PLAY_CTX, (BOOL,))
-        play = comp.code(body.get("play", True), path + ("play",), PLAY_CTX, (BOOL,))
+        # The step runs on generated code: blocks of Python statements built from the
+        # ruleset's expressions, assembled into three functions (legal cards, play one
+        # card, and a random playout loop that inlines both).
+        lead = comp.filter_lines(body.get("lead", True), path + ("lead",), PLAY_CTX, "card", "c1")
+        play = comp.filter_lines(body.get("play", True), path + ("play",), PLAY_CTX, "card", "c1")
         dedupe = game.deck.copies > 1 or game.deck.jokers > 1
-        H = self.hand
-        lines = [
-            "p_seat = s.v[%d]" % TO_ACT,
-            f"p_hand = s.z[{H}][p_seat]",
-            "if s.plays:",
-            f"    led = s.v[{LED_SUIT}]",
-        ]
+        H, W, n = self.hand, self.won, game.n
+        legal = [f"p_hand = hands[p_seat]", "if s.plays:", f"    led = v[{LED_SUIT}]"]
         if self.follow == "suit":
-            lines += ["    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
+            legal += ["    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
         else:
-            lines += ["    c1 = p_hand"]
-        lines += ["else:"]
-        if lead is not None and lead.src != "True":
-            lines += [f"    c1 = [p_card for p_card in p_hand if {lead.src}] or p_hand"]
-        else:
-            lines += ["    c1 = p_hand"]
-        if play is not None and play.src != "True":
-            lines += [f"c1 = [p_card for p_card in c1 if {play.src}] or c1"]
-        if dedupe:
-            lines += ["return list(set(c1))" ]
-        else:
-            lines += ["return c1 if c1 is not p_hand else list(c1)"]
-        self._legal = comp.function("", (), statements=lines)
+            legal += ["    c1 = p_hand"]
+        legal += ["else:", "    c1 = p_hand"]
+        if lead:
+            legal += ["    c0 = c1"] + ["    " + ln for ln in lead] + ["    if not c1:", "        c1 = c0"]
+        if play:
+            legal += ["c0 = c1"] + play + ["if not c1:", "    c1 = c0"]
         wins = comp.code(body.get("wins", "card.suit == led_suit or card.suit == trump"), path + ("wins",),
                          WIN_CTX, (BOOL,))
         key = comp.code(body.get("key", "card.rank + (if card.suit == trump then 1000 else 0)"),
@@ -95,13 +87,10 @@ class Tricks(Step):
         cancel = comp.code(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
         self.has_cancel = "cancel" in body
         after_play = effects_source(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
-        self.after_trick = compile_effects(game, comp, body.get("after_trick"), path + ("after_trick",), TRICK_CTX)
-        n = game.n
-        # One generated function plays a card (with the after_play effects inlined) …
-        lines = [
-            "v = s.v",
-            f"p_seat = v[{TO_ACT}]",
-            f"s.z[{H}][p_seat].remove(p_card)",
+        after_trick = effects_source(game, comp, body.get("after_trick"), path + ("after_trick",), TRICK_CTX)
+        # Play p_card for p_seat; sets `done` when the deal's tricks are over.
+        play_card = [
+            "p_hand.remove(p_card)",
             "plays = s.plays",
             "if not plays:",
             f"    v[{LEADER}] = p_seat",
@@ -113,11 +102,10 @@ class Tricks(Step):
         ] + after_play + [
             f"if len(plays) < {n}:",
             f"    v[{TO_ACT}] = p_seat + 1 if p_seat < {n - 1} else 0",
-            "    return False",
-            "return _resolve(s)",
+            "    done = False",
+            "else:",
         ]
-        # … and another finds the trick's winner (index into s.plays, -1 if none) and the cancelled cards.
-        res = ["plays = s.plays", "k = len(plays)"]
+        res = ["k = len(plays)"]
         if cancel is not None:
             res += ["cancelled = [False] * k",
                     "for i in range(k):",
@@ -137,18 +125,48 @@ class Tricks(Step):
                 "        if best < 0 or kv > best_key:",
                 "            best = i",
                 "            best_key = kv",
-                "return best, cancelled"]
-        self._winner = comp.function("", (), statements=res)
-        ns = comp.ns
-        step = self
-
-        def _resolve(s, _finish=self._finish, _winner=self._winner):
-            best, cancelled = _winner(s)
-            return _finish(s, best, cancelled)
-        ns_name = f"_resolve_{id(self)}"
-        ns[ns_name] = _resolve
-        self._play_card = comp.function("", (("card", CARD),), statements=[
-            ln.replace("_resolve(s)", f"{ns_name}(s)") for ln in lines])
+                f"p_leader = v[{LEADER}]",
+                f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]",
+                "carried = False",
+                "if best >= 0:",
+                "    p_winner = plays[best][0]",
+                "else:",
+                "    p_winner = p_leader",
+                f"    carried = {self.carry} and not done",
+                "if carried:",
+                "    s.carried.extend([c for _, c in plays])",
+                "else:",
+                f"    dst = s.z[{W}][p_winner]",
+                "    dst.extend([c for _, c in plays])",
+                "    if s.carried:",
+                "        dst.extend(s.carried)",
+                "        s.carried = []",
+                "if s.events is not None:",
+                "    _trick_event(s, cancelled, carried, p_winner, p_leader)",
+                f"v[{WINNER}] = p_winner",
+                "if not carried:"] + ["    " + ln for ln in after_trick] + ["    pass",
+                "s.plays = []",
+                f"v[{LED_SUIT}] = -1",
+                "if not done:",
+                f"    v[{LEADER}] = p_winner",
+                f"    v[{TO_ACT}] = p_winner"]
+        play_card += ["    " + ln for ln in res]
+        comp.ns["_trick_event"] = _trick_event
+        head = ["v = s.v", "z = s.z", f"hands = z[{H}]", f"p_seat = v[{TO_ACT}]"]
+        local = re.compile(r"\bs\.([vz])\[")
+        legal = [local.sub(r"\1[", ln) for ln in legal]
+        play_card = [local.sub(r"\1[", ln) for ln in play_card]
+        if dedupe:
+            ret = ["return list(set(c1))"]
+        else:
+            ret = ["return c1 if c1 is not p_hand else list(c1)"]
+        self._legal = comp.function("", (), statements=head + legal + ret)
+        self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
+                                        + play_card + ["return done"])
+        loop = head + ["while True:"] + ["    " + ln for ln in
+                                           [f"p_seat = v[{TO_ACT}]"] + legal + ["p_card = c1[int(p_random() * len(c1))]"]
+                                           + play_card + ["if done:", "    return"]]
+        self._playout = comp.function("", (("random", INT),), statements=loop)
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
@@ -192,65 +210,19 @@ class Tricks(Step):
 
     def playout(self, s, rng):
         """Play random legal cards until the step ends (the fast random-playout loop)."""
-        legal, play, random = self._legal, self._play_card, rng.random
         if self.auto:
+            legal, play, random = self._legal, self._play_card, rng.random
             while True:
                 l = legal(s)
                 if play(s, l[int(random() * len(l))]) or not self._auto(s):
                     return
-        while True:
-            l = legal(s)
-            if play(s, l[int(random() * len(l))]):
-                return
+        self._playout(s, rng.random)
 
     def apply(self, s, card):
         if self._play_card(s, card):
             return True
         if self.auto:
             return not self._auto(s)
-        return False
-
-    def _finish(self, s, best, cancelled):
-        """Give the trick to its winner (or carry it); True when the deal's tricks are over."""
-        v = s.v
-        plays = s.plays
-        leader = v[LEADER]
-        k = len(plays)
-        hands = s.z[self.hand]
-        last = v[TRICK_NUMBER] >= v[TRICKS_TOTAL] or not hands[leader]
-        cards = [c for _, c in plays]
-        carried = False
-        if best >= 0:
-            winner = plays[best][0]
-        else:
-            winner = leader
-            if self.carry and not last:
-                carried = True
-        if carried:
-            s.carried.extend(cards)
-        else:
-            dst = s.z[self.won][winner]
-            dst.extend(cards)
-            if s.carried:
-                dst.extend(s.carried)
-                s.carried = []
-        if s.events is not None:
-            code = s.game.deck.code
-            ev = {"type": "trick", "number": v[TRICK_NUMBER], "leader": leader, "winner": None if carried else winner,
-                  "cards": [[st, code[c]] for st, c in plays],
-                  "cancelled": [code[plays[i][1]] for i in range(k) if cancelled and cancelled[i]]}
-            if carried:
-                ev["carried"] = True
-            s.emit(ev)
-        v[WINNER] = winner
-        if self.after_trick is not None and not carried:
-            self.after_trick(s, winner, leader)
-        s.plays = []
-        v[LED_SUIT] = -1
-        if last:
-            return True
-        v[LEADER] = winner
-        v[TO_ACT] = winner
         return False
 
     # ---- text ----------------------------------------------------------------
@@ -273,3 +245,15 @@ class Tricks(Step):
             if suit[card] != led and any(suit[c] == led for c in hand):
                 return f"not legal: you must follow suit ({s.game.deck.suits[led]})"
         return "not legal now (a lead or play restriction of this ruleset)"
+
+
+def _trick_event(s, cancelled, carried, winner, leader):
+    """Emit the ``trick`` event (DESIGN.md: leader, winner, cards as [[seat, code]], cancelled codes)."""
+    code = s.game.deck.code
+    plays = s.plays
+    ev = {"type": "trick", "number": s.v[TRICK_NUMBER], "leader": leader, "winner": None if carried else winner,
+          "cards": [[st, code[c]] for st, c in plays],
+          "cancelled": [code[plays[i][1]] for i in range(len(plays)) if cancelled and cancelled[i]]}
+    if carried:
+        ev["carried"] = True
+    s.emit(ev)

@@ -19,6 +19,7 @@ Types: ``int`` (seats are ints), ``bool``, ``card``, ``suit``, ``color``,
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -39,6 +40,9 @@ def elem(t: str) -> str | None:
     if t.startswith("list[") and t.endswith("]"):
         return t[5:-1]
     return None
+
+
+_READS_STATE = re.compile(r"\bs\.|\(s[,)]|\bp_")
 
 
 class DslError(Exception):
@@ -65,10 +69,32 @@ _MISTAKES = [
 ]
 
 
+#: Bounds on author text (evaluation is bounded by construction; these bound the compiler).
+MAX_EXPR_CHARS = 4000
+MAX_NESTING = 40
+
+_BAD_CARD = re.compile(r"(?<![A-Za-z0-9_])([0-9]+[A-Za-z][A-Za-z0-9_]*)")
+
+
 def parse(text: str) -> Tree:
-    """Parse one expression. Raises ``DslError`` with the position and what was expected."""
+    """Parse one expression. Raises ``DslError`` with the position and what was expected.
+
+    Common mistakes get a labelled message or hint (``=`` for ``==``, a missing
+    ``)``, ``1X`` for a card, ``&&``/``||``/``!``/``?``); text longer than
+    ``MAX_EXPR_CHARS`` or nested deeper than ``MAX_NESTING`` brackets is refused.
+    """
+    if len(text) > MAX_EXPR_CHARS:
+        raise DslError(f"the expression is longer than {MAX_EXPR_CHARS} characters", 1, 1,
+                       "split it into definitions (define:)")
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += ch in "([" and 1 or (ch in ")]" and -1 or 0)
+        if depth > MAX_NESTING:
+            line = text.count("\n", 0, i) + 1
+            raise DslError(f"brackets nested more than {MAX_NESTING} deep", line, i - (text.rfind("\n", 0, i) + 1) + 1,
+                           "split it into definitions (define:)")
     try:
-        return parser().parse(text)
+        tree = parser().parse(text)
     except UnexpectedCharacters as e:
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         hint = ""
@@ -81,31 +107,86 @@ def parse(text: str) -> Tree:
     except UnexpectedToken as e:
         tok = e.token
         if tok.type == "$END":
-            raise DslError("the expression ends too early", getattr(tok, "line", 1) or 1,
-                           (getattr(tok, "column", None) or len(text) + 1),
-                           _expected_hint(e.expected)) from None
+            line, col = _end_position(text)
+            raise DslError(*_early_end(text, e.expected, line, col)) from None
+        bad = _bad_card_at(text, tok)
+        if bad:
+            raise DslError(*bad) from None
         hint = _expected_hint(e.expected)
         if str(tok) == "=":
             hint = "compare with '=='"
         raise DslError(f"unexpected '{tok}'", tok.line, tok.column, hint) from None
     except UnexpectedEOF as e:
-        raise DslError("the expression ends too early", 1, len(text) + 1, _expected_hint(e.expected)) from None
+        line, col = _end_position(text)
+        raise DslError(*_early_end(text, e.expected, line, col)) from None
     except UnexpectedInput as e:  # pragma: no cover - other lark errors
         raise DslError(str(e).splitlines()[0], getattr(e, "line", 1), getattr(e, "column", 1)) from None
+    _check_depth(tree)
+    return tree
 
 
-_TOKEN_WORDS = {"RPAR": "')'", "RSQB": "']'", "LPAR": "'('", "NAME": "a name", "INT": "a number",
-                "COMMA": "','", "THEN": "'then'", "ELSE": "'else'", "CARD": "a card",
-                "STRING": "a string", "COMP_OP": "a comparison", "IN": "'in'", "WHERE": "'where'"}
+MAX_DEPTH = 60
+
+
+def _check_depth(tree):
+    """Refuse a tree deeper than ``MAX_DEPTH`` (``a + a + a + …`` thousands long): the compiler stays bounded."""
+    stack = [(tree, 1)]
+    while stack:
+        node, d = stack.pop()
+        if d > MAX_DEPTH:
+            meta = getattr(node, "meta", None)
+            line = getattr(meta, "line", 1) if meta is not None and not meta.empty else 1
+            col = getattr(meta, "column", 1) if meta is not None and not meta.empty else 1
+            raise DslError(f"the expression has more than {MAX_DEPTH} levels of operations", line, col,
+                           "split it into definitions (define:)")
+        if isinstance(node, Tree):
+            stack.extend((c, d + 1) for c in node.children)
+
+
+def _end_position(text: str):
+    """(line, col) just after the last non-blank character."""
+    body = text.rstrip()
+    line = body.count("\n") + 1
+    return line, len(body) - (body.rfind("\n") + 1) + 1
+
+
+def _early_end(text, expected, line, col):
+    opened = text.count("(") - text.count(")")
+    if opened > 0:
+        return ("missing ')'" if opened == 1 else f"missing {opened} ')'"), line, col, "every '(' needs a ')'"
+    if text.count("[") > text.count("]"):
+        return "missing ']'", line, col, "every '[' needs a ']'"
+    if not text.strip():
+        return "the expression is empty", 1, 1, "write a value, e.g. 0, true or card.suit == hearts"
+    return "the expression ends too early", line, col, _expected_hint(expected)
+
+
+def _bad_card_at(text, tok):
+    """``(message, line, col, hint)`` when ``tok`` is the letter part of something like ``1X`` or ``11S``."""
+    if getattr(tok, "type", "") not in ("NAME", "CARD", "INT") or tok.line is None:
+        return None
+    lines = text.split("\n")
+    row = lines[tok.line - 1] if tok.line - 1 < len(lines) else ""
+    for m in _BAD_CARD.finditer(row):
+        if m.start() < tok.column <= m.end():
+            return (f"'{m.group(1)}' is not a card", tok.line, m.start() + 1,
+                    "a card is a rank then a suit: 2-9, T or 10, J, Q, K, A then S, H, D or C (QS, 10H, 2C), or JK")
+    return None
+
+
+_TOKEN_WORDS = {"RPAR": "')'", "RSQB": "']'", "LPAR": "'('", "LSQB": "'['", "NAME": "a name", "INT": "a number",
+                "COMMA": "','", "CARD": "a card", "STRING": "a string", "COMP_OP": "a comparison",
+                "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '/' or '%'", "DOT": "'.'", "MINUS": "'-'"}
 
 
 def _expected_hint(expected) -> str:
-    words = sorted({_TOKEN_WORDS.get(x, x.lower()) for x in (expected or []) if not x.startswith("__")})
+    words = sorted({_TOKEN_WORDS.get(x, f"'{x.lower()}'" if x.isalpha() else x.lower())
+                    for x in (expected or []) if not x.startswith("__")})
     if not words:
         return ""
     if len(words) > 6:
         words = words[:6] + ["…"]
-    return "expected " + ", ".join(words)
+    return "expected " + (", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0])
 
 
 @dataclass
@@ -134,6 +215,7 @@ class Env:
     names: dict = field(default_factory=dict)
     deck: object = None
     players: int = 0
+    ns: dict | None = None   # the namespace generated code runs in (tables, helpers): for folding
 
     def lookup(self, name):
         return self.names.get(name)
@@ -164,7 +246,73 @@ class _Compiler:
         fn = getattr(self, "r_" + node.data, None)
         if fn is None:  # pragma: no cover
             self.err(node, f"unsupported construct '{node.data}'")
-        return fn(node)
+        return self.fold(fn(node))
+
+    def fold(self, code: Code) -> Code:
+        """Constant folding: a sub-expression that reads no state is computed once, at load time.
+
+        (Options and the player count are constants of a compiled game, so
+        ``if pass_to == "left" then … else …`` costs nothing during play.)
+        """
+        ns = self.env.ns
+        if ns is None or code.type == ANY or _READS_STATE.search(code.src):
+            return code
+        if code.src in ("True", "False") or code.src.lstrip("-").isdigit():
+            code.const = True
+            return code
+        try:
+            value = eval(code.src, ns)  # noqa: S307 - generated from the checked tree, reads no state
+        except Exception:  # noqa: BLE001 - leave it to run time (e.g. a division guard)
+            return code
+        if isinstance(value, range):
+            value = tuple(value)
+        if isinstance(value, list):
+            value = tuple(value)
+        if isinstance(value, (bool, int, str)) or (isinstance(value, tuple) and len(value) <= 256 and
+                                                   all(isinstance(x, (bool, int, str)) for x in value)):
+            return Code(repr(value), code.type, True)
+        return code
+
+    def independent(self, code: Code, var: str) -> bool:
+        """Whether generated ``code`` does not use the local ``var`` (e.g. ``p_card``)."""
+        return re.search(r"\b" + re.escape(var) + r"\b", code.src) is None
+
+    def filter_lines(self, node, var: str, lst: str, indent: str = "") -> list:
+        """Statements narrowing list ``lst`` to the items ``var`` for which ``node`` holds.
+
+        Parts of the condition that do not depend on ``var`` are tested once,
+        not once per item: ``if A then P else Q`` with ``A`` independent becomes an
+        ``if`` statement; independent terms of an ``or`` become a guard.
+        """
+        if isinstance(node, Tree) and node.data == "if_":
+            cond = self.want(node.children[0], self.c(node.children[0]), BOOL)
+            if self.independent(cond, var):
+                a = self.filter_lines(node.children[1], var, lst, indent + "    ")
+                b = self.filter_lines(node.children[2], var, lst, indent + "    ")
+                return [f"{indent}if {cond.src}:"] + (a or [indent + "    pass"]) + \
+                       [f"{indent}else:"] + (b or [indent + "    pass"])
+        if isinstance(node, Tree) and node.data == "or_":
+            terms = []
+
+            def flat(t):
+                if isinstance(t, Tree) and t.data == "or_":
+                    flat(t.children[0])
+                    flat(t.children[1])
+                else:
+                    terms.append(t)
+            flat(node)
+            codes = [(t, self.want(t, self.c(t), BOOL)) for t in terms]
+            guard = [c.src for _, c in codes if self.independent(c, var)]
+            dep = [c.src for _, c in codes if not self.independent(c, var)]
+            if guard and dep:
+                return [f"{indent}if not ({' or '.join(guard)}):",
+                        f"{indent}    {lst} = [{var} for {var} in {lst} if {' or '.join(dep)}]"]
+        code = self.want(node, self.c(node), BOOL)
+        if code.src == "True":
+            return []
+        if self.independent(code, var):
+            return [f"{indent}if not ({code.src}):", f"{indent}    {lst} = []"]
+        return [f"{indent}{lst} = [{var} for {var} in {lst} if {code.src}]"]
 
     def want(self, node, code: Code, *types):
         if code.type == ANY or ANY in types or code.type in types:
@@ -253,12 +401,19 @@ class _Compiler:
         if a.type != b.type and ANY not in (a.type, b.type):
             self.err(n, f"'then' gives {a.type} but 'else' gives {b.type}")
         t = a.type if a.type != ANY else b.type
+        if cond.src in ("True", "False"):
+            return a if cond.src == "True" else b
         return Code(f"({a.src} if {cond.src} else {b.src})", t)
 
     def _logic(self, n, op):
         a, b = self.c(n.children[0]), self.c(n.children[1])
         self.want(n.children[0], a, BOOL)
         self.want(n.children[1], b, BOOL)
+        for x, y in ((a, b), (b, a)):
+            if x.src in ("True", "False"):
+                if (x.src == "True") == (op == "or"):
+                    return Code(x.src, BOOL, True)
+                return y
         return Code(f"({a.src} {op} {b.src})", BOOL)
 
     def r_or_(self, n):
@@ -625,7 +780,10 @@ def compile_expr(text, env: Env, params: dict, want: tuple = ()) -> Code:
     text = str(text)
     tree = parse(text)
     comp = _Compiler(env, params)
-    code = comp.c(tree)
+    try:
+        code = comp.c(tree)
+    except RecursionError:  # pragma: no cover - MAX_DEPTH comes first
+        raise DslError("the expression is nested too deeply", 1, 1, "split it into definitions (define:)") from None
     if want and code.type not in want and code.type != ANY:
         line, col = 1, 1
         if isinstance(tree, Tree) and not tree.meta.empty:

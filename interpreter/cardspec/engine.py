@@ -101,7 +101,7 @@ class Game:
         data = _resolve_by_option(rs.data, self.options)
         self.data = data
         self.ns = {}
-        env = Env(players=n)
+        env = Env(players=n, ns=self.ns)
         self.env = env
         comp = Compiler(rs, env, self.ns)
         self._base_names(env)
@@ -226,7 +226,7 @@ class Game:
             except DslError:
                 used = set()
             deps[name] = sorted((used & set(sigs)) - params - {name}) + ([name] if name in used - params else [])
-        order, state = [], {}
+        order, state, cyclic = [], {}, set()
 
         def visit(name, chain):
             if state.get(name) == 2:
@@ -235,6 +235,7 @@ class Game:
                 cyc = chain[chain.index(name):] + [name] if name in chain else [name, name]
                 comp.problem(("define", sigs[name][0]), "definitions refer to each other in a cycle: "
                              + " -> ".join(cyc), "a definition may not use itself, directly or indirectly")
+                cyclic.update(cyc)
                 state[name] = 2
                 return
             state[name] = 1
@@ -247,9 +248,15 @@ class Game:
         for name in sigs:
             visit(name, [])
         ordered = order + [k for k in defines if k not in order]
+        for name in cyclic:   # reported above; a placeholder keeps other uses from being reported again
+            self.env.names[name] = Binding(f"_d_{name}", ANY, kind="define", params=tuple(
+                p for p, _ in _signature(sigs[name][0])[1]), param_types=(ANY,) * len(_signature(sigs[name][0])[1]))
+            self.ns[f"_d_{name}"] = lambda *a: 0
         for key in ordered:
             text = defines[key]
             name, params = _signature(key)
+            if name in cyclic:
+                continue
             if name is None:
                 comp.problem(("define", key), f"'{key}' is not a definition name (NAME or NAME(a, b))")
                 continue
@@ -262,6 +269,9 @@ class Game:
                 self.env.names[name] = Binding(fname, ANY, kind="define", params=tuple(p for p, _ in params),
                                                param_types=tuple(ptypes))
                 self.ns[fname] = lambda *a: 0
+                continue
+            if not params and code.const:   # folded at load time: a constant of this game
+                self.env.names[name] = Binding(code.src, code.type, const=True)
                 continue
             comp.function(code.src, tuple(zip([p for p, _ in params], ptypes)), name=fname)
             self.env.names[name] = Binding(fname, code.type, kind="define", params=tuple(p for p, _ in params),
@@ -281,7 +291,7 @@ class Game:
 
     # ---- states -------------------------------------------------------------
     def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
-                  deal=None) -> "State":
+                  deal=None, rng: random.Random | None = None) -> "State":
         """A new match at its first decision.
 
         Parameters:
@@ -292,8 +302,14 @@ class Game:
             record: keep the event log (off for the fastest playouts).
             deal: optional ``{(zone_index, seat or None): [faces]}`` fixing the first deal's result
                 (see ``cardspec.scenario``).
+            rng: a ``random.Random`` to use instead of a new one seeded with ``seed`` (shared, not copied).
         """
-        return State(self, seed, dealer, deck_order, record, deal)
+        return State(self, seed, dealer, deck_order, record, deal, rng)
+
+    def state_from_view(self, view: dict, hidden: dict | None = None, seed=None) -> "State":
+        """A State built from one seat's ``view`` plus guesses for what it hides (``cardspec._determinize``)."""
+        from ._determinize import state_from_view
+        return state_from_view(self, view, hidden, seed)
 
     def zone_index(self, name: str) -> Zone:
         return self.zone[name]
@@ -327,12 +343,12 @@ class State:
     """
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
-                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result", "_deal_override")
+                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result", "_deal_override", "ts")
 
-    def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None):
+    def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
         self.n = n = game.n
-        self.rng = random.Random(seed)
+        self.rng = rng if rng is not None else random.Random(seed)
         self.z = [[[] for _ in range(n)] if zn.per_seat else [] for zn in game.zones]
         self.c = [[c.initial] * n for c in game.counters]
         self.v = [0] * (len(SYSTEM_VARS) + len(game.vars))
@@ -349,6 +365,7 @@ class State:
         self.pc = 0
         self._stack_order = None
         self._deal_override = deal
+        self.ts = None        # the turns step's own counters (see _turns.py)
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
@@ -382,6 +399,7 @@ class State:
         s._stack_order = self._stack_order
         s.result = self.result
         s._deal_override = None
+        s.ts = list(self.ts) if self.ts is not None else None
         return s
 
     __copy__ = clone
@@ -468,15 +486,13 @@ class State:
         g = self.game
         self.terminal = True
         self.v[TO_ACT] = -1
-        scores = self.scores()
-        ranking = self.ranking()
-        ev = {"type": "game_over", "scores": scores, "ranking": ranking}
-        if g.loser in ("highest", "lowest") and g.score_counter is not None:
-            vals = self.game_scores()
+        vals = self.game_scores()
+        ranking = sorted(vals, key=lambda k: (vals[k] if g.ranking == "lowest" else -vals[k], k))
+        ev = {"type": "game_over", "scores": {str(k): x for k, x in vals.items()}, "ranking": ranking}
+        if vals and g.loser in ("highest", "lowest"):
             worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
             ev["loser"] = [k for k, x in vals.items() if x == worst]
-        ev["winner"] = [k for k in ranking if self.game_scores().get(k) == self.game_scores().get(ranking[0])] \
-            if ranking else []
+        ev["winner"] = [k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else []
         self.result = ev
         self.emit(ev)
 
@@ -589,13 +605,15 @@ class State:
             return owner != seat
         return False
 
-    def view(self, seat=None) -> dict:
+    def view(self, seat=None, log: bool = False) -> dict:
         """What ``seat`` may see, JSON-ready (``seat=None``: a spectator, public facts only).
 
         Keys: ``seat``, ``players``, ``deal``, ``dealer``, ``to_act``, ``step``, ``zones``
         (name → codes when visible, else ``{"count": n}``; per-seat zones by seat),
         ``counters``, ``vars``, ``trick`` (``[[seat, code], …]``), ``legal_actions`` (when
-        ``seat`` is to act), ``terminal``, ``scores``.
+        ``seat`` is to act), ``terminal``, ``scores``, ``step_index`` (the step being played,
+        None when over) and ``system`` (the public system values: trick_number, winner, …).
+        ``log=True`` adds ``log``: ``self.log(seat)``, the events this seat has seen.
         """
         g = self.game
         code = g.deck.code
@@ -634,7 +652,11 @@ class State:
             "leader": self.v[LEADER], "led_suit": g.deck.suits[self.v[LED_SUIT]] if self.v[LED_SUIT] >= 0 else None,
             "trump": g.deck.suits[self.v[TRUMP]] if self.v[TRUMP] >= 0 else None,
             "scores": self.scores(),
+            "step_index": None if self.terminal else self.pc,
+            "system": {name: self.v[i] for i, (name, _, _) in enumerate(SYSTEM_VARS)},
         }
+        if log:
+            out["log"] = self.log(seat)
         if not self.terminal:
             g.steps[self.pc].add_view(self, seat, out)
         if seat is not None and self.to_act == seat:
