@@ -48,7 +48,7 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
             continue
         kind = kinds[0]
         body = _effect_lines(game, comp, kind, eff[kind], p + (kind,), params)
-        if body is None:
+        if not body:
             continue
         if "if" in eff:
             cond = comp.code(eff["if"], p + ("if",), params, (BOOL,))

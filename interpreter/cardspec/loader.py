@@ -59,7 +59,13 @@ def resolve_path(name_or_path: str, relative_to: str | None = None) -> Path:
 
     Raises ``RulesetError`` (code ``ruleset/not_found``) when neither exists.
     """
+    name_or_path = str(name_or_path)
     p = Path(name_or_path)
+    if p.is_dir():
+        err = RulesetError(Problem(name_or_path, 0, 0, f"'{name_or_path}' is a folder, not a ruleset file",
+                                   "give a .yaml file or a built-in name"))
+        err.code = "ruleset/not_found"
+        raise err
     candidates = []
     if relative_to:
         candidates.append(Path(relative_to).parent / p)
@@ -92,6 +98,7 @@ class Ruleset:
     positions: Positions
     file: str
     chain: list = field(default_factory=list)
+    problems: list = field(default_factory=list)   # schema problems kept by read_ruleset(strict=False)
 
     @property
     def title(self) -> str:
@@ -99,12 +106,17 @@ class Ruleset:
 
     @property
     def options(self) -> dict:
-        return self.data.get("options") or {}
+        o = self.data.get("options")
+        return {k: v for k, v in o.items() if isinstance(v, dict)} if isinstance(o, dict) else {}
 
     @property
     def players(self) -> tuple:
-        p = self.data.get("players") or {}
-        return int(p.get("min", 1)), int(p.get("max", 1))
+        p = self.data.get("players")
+        p = p if isinstance(p, dict) else {}
+        lo, hi = p.get("min", 1), p.get("max", 1)
+        lo = lo if isinstance(lo, int) and not isinstance(lo, bool) else 1
+        hi = hi if isinstance(hi, int) and not isinstance(hi, bool) else lo
+        return lo, hi
 
     def problem(self, path, message, hint="") -> Problem:
         return self.positions.problem(path, message, hint)
@@ -238,13 +250,16 @@ def _copy_pos(src: Positions, frm, to, dst: Positions):
             dst[to + k[n:]] = v
 
 
-def read_ruleset(name_or_path: str, _seen=None) -> Ruleset:
+def read_ruleset(name_or_path: str, _seen=None, strict: bool = True) -> Ruleset:
     """Read a ruleset file or built-in name, merge its ``extends:`` chain, validate the schema.
 
     Raises ``RulesetError`` listing every problem found (file:line:col each).
+    With ``strict=False`` schema problems do not raise but are kept in
+    ``Ruleset.problems`` (``cardspec validate`` goes on to compile and reports
+    everything); YAML and ``extends:`` problems always raise.
     """
     path = resolve_path(name_or_path)
-    return _read(path, _seen or [])
+    return _read(path, _seen or [], strict)
 
 
 def _display(path: Path) -> str:
@@ -255,17 +270,23 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _read(path: Path, seen: list) -> Ruleset:
+def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
     file = _display(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        err = RulesetError(Problem(file, 0, 0, f"cannot read: {e}"))
+    except UnicodeDecodeError as e:
+        err = RulesetError(Problem(file, 1, 1, f"not a text file (byte {e.object[e.start]:#04x} at offset {e.start} "
+                                               "is not UTF-8)", "a ruleset is a YAML text file in UTF-8"))
+        err.code = "ruleset/not_found"
+        raise err from None
+    except OSError as e:
+        err = RulesetError(Problem(file, 0, 0, f"cannot read: {e.strerror or e}"))
         err.code = "ruleset/not_found"
         raise err from None
     data, pos = load_yaml(text, file)
     if not isinstance(data, dict):
-        raise RulesetError(pos.problem((), "a ruleset is a mapping (name:, players:, deck:, deal: …)"))
+        what = "empty" if data is None else f"{_kind(data)}"
+        raise RulesetError(pos.problem((), f"a ruleset is a mapping (name:, players:, deck:, deal: …); this file is {what}"))
     chain = [file]
     base_name = data.get("extends")
     if base_name is not None:
@@ -278,16 +299,75 @@ def _read(path: Path, seen: list) -> Ruleset:
             raise RulesetError(p) from None
         if bpath.resolve() in seen or bpath.resolve() == path.resolve():
             raise RulesetError(pos.problem(("extends",), f"extends: '{base_name}' makes a cycle"))
-        base = _read(bpath, seen + [path.resolve()])
-        merged_pos = Positions(sources={**base.positions.sources, **pos.sources})
+        base = _read(bpath, seen + [path.resolve()], strict)
+        merged_pos = Positions(sources={**base.positions.sources, **pos.sources}, file=file)
         child = {k: v for k, v in data.items() if k != "extends"}
+        extends_problems = _check_overrides(base, child, pos)
+        if extends_problems and strict:
+            raise RulesetError(extends_problems)
         data = _merge(base.data, child, base.positions, pos, (), merged_pos)
         merged_pos[()] = pos[()]
         pos = merged_pos
         chain = base.chain + chain
-    _check_schema(data, pos)
-    name = data.get("name") or path.stem
-    return Ruleset(name=name, data=data, positions=pos, file=file, chain=chain)
+        problems = base.problems + extends_problems
+    else:
+        problems = []
+    try:
+        _check_schema(data, pos)
+    except RulesetError as e:
+        if strict:
+            raise
+        problems += e.problems
+    else:
+        option_problems = _check_option_defaults(data, pos)
+        if option_problems and strict:
+            raise RulesetError(option_problems)
+        problems += option_problems
+    name = data.get("name") if isinstance(data.get("name"), str) else path.stem
+    return Ruleset(name=name, data=data, positions=pos, file=file, chain=chain, problems=problems)
+
+
+def _check_option_defaults(data: dict, pos: Positions) -> list:
+    """Problems of option declarations whose default does not fit their own type, values, min and max."""
+    out = []
+    for name, spec in (data.get("options") or {}).items():
+        if not isinstance(spec, dict):
+            continue
+        if "min" in spec and "max" in spec and spec["min"] > spec["max"]:
+            out.append(pos.problem(("options", name, "min"), f"option '{name}': min {spec['min']} is above "
+                                                             f"max {spec['max']}"))
+            continue
+        if spec.get("type") == "choice" and not spec.get("values"):
+            out.append(pos.problem(("options", name), f"option '{name}' is a choice but lists no values:",
+                                   "add values: [a, b, …]", key=True))
+            continue
+        if "default" not in spec:
+            continue
+        try:
+            coerce_option(name, spec, spec["default"])
+        except ValueError as e:
+            out.append(pos.problem(("options", name, "default"), f"bad default: {e}"))
+    return out
+
+
+def _check_overrides(base: Ruleset, child: dict, pos: Positions) -> list:
+    """Problems of a child ruleset naming options its base does not declare (usually a typo).
+
+    A new option in a child must be a full declaration (with ``type:``); a
+    partial one (``{default: 8}``) overrides a base option and must name one.
+    """
+    out = []
+    opts = child.get("options")
+    if not isinstance(opts, dict):
+        return out
+    for name, spec in opts.items():
+        if name in base.options or (isinstance(spec, dict) and "type" in spec):
+            continue
+        close = difflib.get_close_matches(name, list(base.options), n=1)
+        hint = f"did you mean '{close[0]}'?" if close else "to add a new option, give its type: (and default:)"
+        out.append(pos.problem(("options", name), f"option '{name}' is not declared by the base ruleset "
+                                                  f"'{base.name}'", hint, key=True))
+    return out
 
 
 _TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
@@ -331,7 +411,7 @@ def _plain(error) -> str:
 def _kind(x) -> str:
     if isinstance(x, bool):
         return "true/false"
-    if isinstance(x, int):
+    if isinstance(x, (int, float)):
         return f"the number {x}"
     if isinstance(x, str):
         return f"text '{x[:30]}'"
@@ -344,34 +424,64 @@ def _kind(x) -> str:
     return type(x).__name__
 
 
-def _check_schema(data, pos: Positions):
+@lru_cache(maxsize=1)
+def _validator():
     import jsonschema
 
     cls = jsonschema.validators.validator_for(schema())
-    validator = cls(schema())
+    return cls(schema())
+
+
+def _where(path) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+
+
+def _check_schema(data, pos: Positions):
+    """Validate ``data`` against the schema; raise ``RulesetError`` with every problem in plain words.
+
+    Each unknown key is reported at the key (with a did-you-mean hint); a
+    missing required key that an unknown key nearly spells is not reported
+    twice; errors under a value of the wrong type are dropped (they follow
+    from it).
+    """
+    import jsonschema
+
+    errors = [jsonschema.exceptions.best_match([e]) for e in _validator().iter_errors(data)]
     problems = []
-    seen = set()
-    for error in sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), str(e.absolute_path))):
-        best = jsonschema.exceptions.best_match([error])
-        for e in [best]:
-            path = tuple(e.absolute_path)
-            if any(path[:len(s)] == s for s in seen if s):
+    unknown = {}          # path → unknown keys found there
+    wrong_type = set()    # paths whose value has the wrong type
+    for e in errors:
+        path = tuple(e.absolute_path)
+        if e.validator == "additionalProperties" and isinstance(e.instance, dict):
+            allowed = list(e.schema.get("properties", {}))
+            for extra in sorted(set(e.instance) - set(allowed)):
+                unknown.setdefault(path, []).append(extra)
+                close = difflib.get_close_matches(extra, allowed, n=1)
+                hint = f"did you mean '{close[0]}'?" if close else "allowed: " + ", ".join(sorted(allowed))
+                if extra == "<<":
+                    hint = "YAML merge keys (<<: *anchor) are not supported; use extends: or write the keys out"
+                problems.append(pos.problem(path + (extra,), f"unknown key '{extra}'", hint, key=True))
+        elif e.validator == "type":
+            wrong_type.add(path)
+    for e in errors:
+        path = tuple(e.absolute_path)
+        if e.validator in ("additionalProperties",) and isinstance(e.instance, dict):
+            continue
+        if any(path[:len(w)] == w and len(path) > len(w) for w in wrong_type):
+            continue
+        if e.validator == "required":
+            missing = e.message.split("'")[1] if "'" in e.message else ""
+            if difflib.get_close_matches(missing, unknown.get(path, []), n=1):
                 continue
-            seen.add(path)
-            at_key = e.validator in ("additionalProperties",)
-            if at_key:
-                extra = sorted(set(e.instance) - set(e.schema.get("properties", {})))
-                if extra:
-                    path = path + (extra[0],)
-                    close = difflib.get_close_matches(extra[0], list(e.schema.get("properties", {})), n=1)
-                    hint = f"did you mean '{close[0]}'?" if close else \
-                        "allowed: " + ", ".join(sorted(e.schema.get("properties", {})))
-                    problems.append(pos.problem(path, f"unknown key '{extra[0]}'", hint, key=True))
-                    continue
-            where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.absolute_path)
-            problems.append(pos.problem(path, f"{where}: {_plain(e)}"))
+        if e.validator == "propertyNames":
+            name = str(e.instance)
+            problems.append(pos.problem(path + (name,), f"'{name}' is not a usable name here",
+                                        "names are letters, digits and _ (not starting with a digit); "
+                                        "definitions may take parameters: name(a, b)", key=True))
+            continue
+        problems.append(pos.problem(path, f"{_where(path)}: {_plain(e)}"))
     if problems:
-        raise RulesetError(problems)
+        raise RulesetError(sorted(problems, key=lambda p: (p.file, p.line, p.col)))
 
 
 def read_scenario_yaml(path: str):
