@@ -348,6 +348,8 @@ class _Compiler:
 
     def name(self, tok: Token) -> Code:
         b = self.resolve(str(tok))
+        if b is None and str(tok) in BUILTINS:
+            self.err(tok, f"'{tok}' is a function: call it as {tok}(…)")
         if b is None:
             self.unknown(tok, str(tok))
         if b.kind == "fn":

@@ -1,0 +1,171 @@
+"""The expression language (docs/dsl.md): a table of expressions with their values and types,
+evaluated on a real game state (Black Lady, 4 players, seed 1, at the pass), and load-time errors.
+
+Source of the semantics: issue 2 ("The expression language") and docs/dsl.md.
+"""
+from __future__ import annotations
+
+import pytest
+
+import cardspec
+from cardspec.dsl import DslError, compile_expr
+
+GAME = cardspec.load("black-lady", players=4)
+STATE = GAME.new_state(seed=1)
+HAND0 = STATE.z[GAME.zone["hand"].index][0]
+CODE = GAME.deck.code
+
+
+def ev(text, params=(), args=()):
+    """(value, type) of ``text`` in GAME, evaluated on STATE with context ``params`` bound to ``args``."""
+    from cardspec.dsl import Binding
+    pmap = {name: Binding(f"p_{name}", t) for name, t in params}
+    code = compile_expr(text, GAME.env, pmap)
+    f = GAME.comp.function(code.src, params)
+    return f(STATE, *args), code.type
+
+
+TABLE = [
+    # arithmetic: / is whole-number division (rounds down), % the remainder; dividing by 0 gives 0
+    ("1 + 2 * 3", 7, "int"),
+    ("(1 + 2) * 3", 9, "int"),
+    ("7 / 2", 3, "int"),
+    ("-7 / 2", -4, "int"),
+    ("7 % 3", 1, "int"),
+    ("-1 % 4", 3, "int"),
+    ("5 / 0", 0, "int"),
+    ("5 % 0", 0, "int"),
+    ("-(3 - 5)", 2, "int"),
+    ("abs(2 - 9)", 7, "int"),
+    # comparisons and logic
+    ("3 < 4", True, "bool"),
+    ("3 >= 4", False, "bool"),
+    ("2 == 2 and 3 != 3", False, "bool"),
+    ("false or not false", True, "bool"),
+    ("not 1 == 2", True, "bool"),
+    ("if 1 > 2 then 10 else 20", 20, "int"),
+    ("if true then hearts else spades", 1, "suit"),
+    # card, suit and rank literals
+    ("QS.rank", 12, "int"),
+    ("10H.rank", 10, "int"),
+    ("TH == 10H", True, "bool"),
+    ("QS.suit == spades", True, "bool"),
+    ("QS.points", 13, "int"),
+    ("AH.points", 1, "int"),
+    ("2C.points", 0, "int"),
+    ("KD.color == red", True, "bool"),
+    ("clubs.color == black", True, "bool"),
+    ("A", 14, "int"),
+    ("K > Q and Q > J", True, "bool"),
+    ("QS.code", "QS", "str"),
+    ("QS in [QS, KH]", True, "bool"),
+    ("2C not in [QS, KH]", True, "bool"),
+    # collections
+    ("count(deck)", 52, "int"),
+    ("sum(c.points for c in deck)", 26, "int"),
+    ("count(c in deck where c.suit == hearts)", 13, "int"),
+    ("max(c.rank for c in deck)", 14, "int"),
+    ("min(c.rank for c in deck)", 2, "int"),
+    ("max(3, 9, 4)", 9, "int"),
+    ("min(3, 9, 4)", 3, "int"),
+    ("sum([1, 2, 3])", 6, "int"),
+    ("max([] )", 0, "int"),
+    ("any(c in deck where c == QS)", True, "bool"),
+    ("all(c in deck where c.points > 0)", False, "bool"),
+    ("count(filter(c in deck where c.rank == A))", 4, "int"),
+    ("sort([3, 1, 2])[0]", 1, "int"),
+    ("sort(x in [3, 1, 2] by 0 - x)[0]", 3, "int"),
+    ("[5, 6, 7][1]", 6, "int"),
+    ("[5, 6, 7][9]", -1, "int"),
+    ("count(distinct([2, 2, 3]))", 2, "int"),
+    ("top([4, 5, 6])", 6, "int"),
+    ("count(hand[0])", 13, "int"),
+    ("count(widow)", 0, "int"),
+    ("holder(hand, QS) >= 0", True, "bool"),
+    ("count(s in seats where count(hand[s]) == 13)", 4, "int"),
+    # seats (4 players, dealer 0): seat i+1 is at seat i's left
+    ("left_of(0)", 1, "int"),
+    ("right_of(0)", 3, "int"),
+    ("partner_of(1)", 3, "int"),
+    ("seat_at(6)", 2, "int"),
+    ("players", 4, "int"),
+    ("dealer", 0, "int"),
+    ("deal_number", 1, "int"),
+    ("count(seats)", 4, "int"),
+    # options (declared defaults), counters, definitions with parameters
+    ("pass_count", 3, "int"),
+    ("pass_to == \"right\"", True, "bool"),
+    ("moon", False, "bool"),
+    ("score[2]", 0, "int"),
+    ("penalty_total", 26, "int"),
+    ("pass_target(0)", 3, "int"),
+    ("taken(1)", 0, "int"),
+    ("led_suit == no_suit", True, "bool"),
+]
+
+
+@pytest.mark.parametrize("text,value,type_", TABLE, ids=[t[0] for t in TABLE])
+def test_expression_value_and_type(text, value, type_):
+    got, t = ev(text)
+    assert t == type_
+    if isinstance(got, range):
+        got = list(got)
+    assert got == value
+
+
+def test_values_that_depend_on_the_deal():
+    """Computed directly from the state, not hard-coded."""
+    assert ev("count(c in hand[0] where c.suit == hearts)")[0] == sum(1 for c in HAND0 if CODE[c].endswith("H"))
+    assert ev("holder(hand, QS)")[0] == next(i for i, h in enumerate(STATE.z[GAME.zone["hand"].index])
+                                             if GAME.deck.face("QS") in h)
+    srt = ev("sort(hand[0])")[0]
+    assert [CODE[c] for c in srt] == [CODE[c] for c in GAME.deck.sorted(HAND0)]
+    assert ev("max(c.rank for c in hand[0] where c.suit == spades)")[0] == max(
+        (GAME.deck.rank[c] for c in HAND0 if CODE[c].endswith("S")), default=0)
+
+
+def test_context_parameters():
+    card = GAME.deck.face("QS")
+    assert ev("card.points + seat", (("card", "card"), ("seat", "int")), (card, 2)) == (15, "int")
+
+
+ERRORS = [
+    ("card.rnak", "a card has no 'rnak'", "did you mean 'rank'?"),
+    ("trmup", "unknown name 'trmup'", "did you mean 'trump'?"),
+    ("card.suit = hearts", "unexpected character '='", "=="),
+    ("count(hand[0]", "missing ')'", ""),
+    ("card == hearts", "cannot compare card with suit", "card.suit"),
+    ("card == 1X", "'1X' is not a card", ""),
+    ("1 + true", "expected int, found bool", ""),
+    ("if 1 then 2 else 3", "expected bool, found int", ""),
+    ("if true then 1 else QS", "'then' gives int but 'else' gives card", ""),
+    ("cuont(deck)", "unknown function 'cuont'", "did you mean 'count'?"),
+    ("left_of(1, 2)", "takes 1 argument(s), given 2", ""),
+    ("taken(1, 2)", "'taken' takes 1 argument(s), given 2", ""),
+    ("taken", "'taken' takes 1 argument(s)", ""),
+    ("count", "'count' is a function", ""),
+    ("card in 3", "'in' needs a list or zone", ""),
+    ("sum(c for c in deck)", "sum adds up numbers, found card", ""),
+    ("[1, QS]", "a list holds one type", ""),
+    ("3 && 4", "unexpected character '&'", "write 'and'"),
+    ("", "the expression is empty", ""),
+    ("9Z", "'9Z' is not a card", ""),
+    ("1 +" * 2000 + "1", "longer than", ""),
+    ("not " * 100 + "true", "levels of operations", ""),
+    ("(" * 50 + "1" + ")" * 50, "nested more than", ""),
+]
+
+
+@pytest.mark.parametrize("text,message,hint", ERRORS, ids=[e[0][:30] for e in ERRORS])
+def test_load_time_errors(text, message, hint):
+    with pytest.raises(DslError) as info:
+        ev(text, (("card", "card"),), (0,))
+    assert message in info.value.message
+    assert hint in info.value.hint
+    assert info.value.line >= 1 and info.value.col >= 1
+
+
+def test_error_column_points_at_the_name():
+    with pytest.raises(DslError) as info:
+        ev("count(hand[0]) + trmup")
+    assert (info.value.line, info.value.col) == (1, 18)
