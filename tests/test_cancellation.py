@@ -12,6 +12,7 @@ tests/test_cases.py).
 """
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 
@@ -85,8 +86,13 @@ def trick_deal(trick, players, options=None, seed=0):
     return hands, widow
 
 
+@functools.lru_cache(maxsize=None)
+def _game(players, option_items):
+    return cardspec.load(RULESET, players=players, options=dict(option_items))
+
+
 def new_state(hands, widow, players, options=None, seed=0):
-    g = cardspec.load(RULESET, players=players, options={**NO_PASS, **(options or {})})
+    g = _game(players, tuple(sorted({**NO_PASS, **(options or {})}.items())))
     deck = g.deck
     over = {(g.zone["hand"].index, s): [deck.face(c) for c in cs] for s, cs in hands.items()}
     over[(g.zone["widow"].index, None)] = [deck.face(c) for c in widow]
