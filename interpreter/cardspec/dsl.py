@@ -76,8 +76,10 @@ MAX_NESTING = 40
 _BAD_CARD = re.compile(r"(?<![A-Za-z0-9_])([0-9]+[A-Za-z][A-Za-z0-9_]*)")
 
 
+@lru_cache(maxsize=2048)
 def parse(text: str) -> Tree:
-    """Parse one expression. Raises ``DslError`` with the position and what was expected.
+    """Parse one expression (memoized: a ruleset's definitions are parsed for their
+    dependencies and again to compile; trees are never modified). Raises ``DslError`` with the position and what was expected.
 
     Common mistakes get a labelled message or hint (``=`` for ``==``, a missing
     ``)``, ``1X`` for a card, ``&&``/``||``/``!``/``?``); text longer than
