@@ -128,6 +128,51 @@ def play(ruleset, players, seed, option, as_json, human, dealer):
     play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json)
 
 
+@main.command()
+@click.argument("ruleset")
+@click.option("-n", "matches", type=int, default=1000, show_default=True, help="Number of whole matches.")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's minimum).")
+@click.option("--bots", default=None, metavar="SPEC,…",
+              help="Bot per seat, the last repeats: random, ismcts, ismcts:500 (iterations), ismcts:0.2s, "
+                   "policy:NAME (default: random).")
+@click.option("--policy", default=None, metavar="NAME", help="Ruleset policy for policy seats (all seats if no --bots).")
+@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Processes (results do not depend on it).")
+@click.option("--seed", "-s", default="0", help="Seed; match i is seeded from (seed, i).")
+@option_opt
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per seat (or team).")
+@click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Write score distributions (matplotlib).")
+def simulate(ruleset, matches, players, bots, policy, workers, seed, option, as_json, as_csv, plot_path):
+    """Play N whole matches between bots; print win/loss rates (95 % Wilson CIs), scores, lengths."""
+    from . import simulate as sim
+    if as_json and as_csv:
+        raise click.BadParameter("choose one of --json and --csv", param_hint="--json/--csv")
+    opts = _options(option)
+    bar = None
+    if sim.progress_enabled():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                       console=Console(stderr=True), transient=True)
+    if bar is not None:
+        with bar:
+            task = bar.add_task("matches", total=matches)
+            res = sim.simulate(ruleset, matches, players, bots, policy, workers, _seed(seed), opts,
+                               progress=lambda done: bar.update(task, completed=done))
+    else:
+        res = sim.simulate(ruleset, matches, players, bots, policy, workers, _seed(seed), opts)
+    if plot_path:
+        sim.plot(res, plot_path)
+    if as_json:
+        click.echo(json.dumps(res, indent=1))
+    elif as_csv:
+        click.echo(sim.format_csv(res), nl=False)
+    else:
+        click.echo(sim.format_table(res))
+        if plot_path:
+            click.echo(f"plot: {plot_path}")
+
+
 def _seed(text):
     try:
         return int(text)

@@ -1,0 +1,372 @@
+"""Determinization: a full ``State`` built from one seat's view plus guesses for what it hides.
+
+Used only by bot harnesses (ISMCTS) with the bot's *own* view: nothing here
+reads a real State. Two layers:
+
+- ``state_from_view(game, view, hidden)`` is the general engine function
+  (``Game.state_from_view``): every zone the view shows as ``{"count": n}``
+  must be filled by ``hidden[(zone_name, owner)]`` (``owner`` a seat, or None
+  for a shared zone; a shared zone's face-up cards come from the view), and
+  every pass chosen but not yet delivered by ``hidden[("@flight", seat)]``.
+  Cards are codes (``"QS"``) or faces (ints).
+- ``Determinizer(game, view)`` reads the view and its ``log`` once (the view
+  must come from ``state.view(seat, log=True)``), works out the public facts,
+  and ``sample(rng)`` returns random States consistent with them:
+
+  * the cards the seat sees (its hand, face-up cards, cards on the table),
+    and the counts of every hidden zone;
+  * cards played to earlier tricks of this deal sit in the trick winner's
+    won zone (they were played face up);
+  * cards this seat passed sit in the receiver's hand until played;
+  * a seat that did not follow the led suit holds no card of that suit
+    (only when the tricks step has ``follow: suit``).
+
+The engine stays game-agnostic: all of this reads the ruleset's own steps
+(``tricks``'s ``from``/``to``/``follow``, ``pass``'s ``into``).
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ._slots import SYSTEM_VARS
+from .errors import CardspecError
+
+_SYSTEM_INDEX = {name: i for i, (name, _, _) in enumerate(SYSTEM_VARS)}
+FLIGHT = "@flight"
+#: Decision steps whose whole position is in the view (zones, counters, vars, system values, the trick,
+#: the pass in flight). Others (e.g. ``turns``, with per-turn counters the view does not carry) raise.
+SUPPORTED = frozenset({"tricks", "pass"})
+
+
+class DeterminizeError(CardspecError):
+    """The view cannot be turned into a State (bad ``hidden`` cards, or an unsupported position)."""
+
+    code = "bot/determinize"
+
+
+def _face(deck, c):
+    return c if isinstance(c, int) else deck.face(c)
+
+
+def _template(game, view, seed=None):
+    """The State a view pins down, with every hidden slot left empty.
+
+    Returns ``(state, slots)`` with ``slots`` a list of ``(key, zone_index | None, owner, count)``:
+    ``key`` is ``(zone_name, owner)`` or ``("@flight", seat)``.
+    """
+    if view.get("terminal"):
+        raise DeterminizeError("the match is over: nothing to determinize")
+    if "step_index" not in view or "system" not in view:
+        raise DeterminizeError("this view has no step_index/system: make it with State.view(seat)")
+    deck = game.deck
+    face = deck.face
+    n = game.n
+    s = game.new_state(seed=seed, record=False)     # every field exists with a sane default
+    s._stack_order = None
+    s._deal_override = None
+    s.history = []
+    s.events = None
+    s.result = None
+    slots = []
+    zones = view["zones"]
+    s.z = [[[] for _ in range(n)] if zn.per_seat else [] for zn in game.zones]
+    s.face_up = [0] * len(game.zones)
+    for zn in game.zones:
+        entry = zones.get(zn.name)
+        if entry is None:
+            raise DeterminizeError(f"the view has no zone '{zn.name}'")
+        if zn.per_seat:
+            for owner in range(n):
+                e = entry[str(owner)]
+                if isinstance(e, list):
+                    s.z[zn.index][owner] = [face(c) for c in e]
+                elif e["count"]:
+                    slots.append(((zn.name, owner), zn.index, owner, e["count"]))
+        else:
+            if isinstance(entry, list):
+                s.z[zn.index] = [face(c) for c in entry]
+            else:
+                up = [face(c) for c in entry.get("face_up", ())]
+                s.z[zn.index] = up
+                s.face_up[zn.index] = len(up)
+                if entry["count"] - len(up):
+                    slots.append(((zn.name, None), zn.index, None, entry["count"] - len(up)))
+    s.c = [list(view["counters"][c.name]) for c in game.counters]
+    v = [0] * game.n_v if hasattr(game, "n_v") else list(s.v)
+    for name, value in view["system"].items():
+        v[_SYSTEM_INDEX[name]] = value
+    for var in game.vars:
+        v[var.index] = view["vars"][var.name]
+    s.v = v
+    s.pc = view["step_index"]
+    s.entered = True
+    s.terminal = False
+    s.plays = [(int(st), face(c)) for st, c in view["trick"]]
+    s.carried = []
+    s.flight = None
+    s.queue = []
+    step = game.steps[s.pc]
+    if getattr(step, "kind", None) not in SUPPORTED:
+        raise DeterminizeError(f"cannot rebuild a position inside a '{getattr(step, 'kind', '?')}' step from a view "
+                               f"(supported: {', '.join(sorted(SUPPORTED))})")
+    if getattr(step, "kind", None) == "pass":
+        # Seats choose one at a time from the dealer's left: those before the seat to act have chosen.
+        to_act, dealer = v[_SYSTEM_INDEX["to_act"]], v[_SYSTEM_INDEX["dealer"]]
+        s.queue = [(to_act + i) % n for i in range((dealer - to_act) % n + 1)]
+        s.flight = [None] * n
+        k = step.count(s)
+        me = view.get("seat")
+        for i in range((to_act - dealer - 1) % n):
+            seat = (dealer + 1 + i) % n
+            if seat == me and view.get("passing") is not None:
+                s.flight[seat] = [face(c) for c in view["passing"]]
+            else:
+                slots.append(((FLIGHT, seat), None, seat, k))
+    log = view.get("log")
+    if log:
+        for ev in _current_deal(log):
+            if ev.get("type") == "trick":
+                if ev.get("carried"):
+                    s.carried.extend(face(c) for _, c in ev["cards"])
+                else:
+                    s.carried = []
+    return s, slots
+
+
+def _current_deal(log):
+    start = 0
+    for i, ev in enumerate(log):
+        if ev.get("type") == "deal_start":
+            start = i
+    return log[start:]
+
+
+def _fill(s, slots, cards_by_slot, rng_seed=None):
+    for (key, zi, owner, count), cards in zip(slots, cards_by_slot):
+        if key[0] == FLIGHT:
+            s.flight[owner] = list(cards)
+        elif owner is None:
+            s.z[zi].extend(cards)
+        else:
+            s.z[zi][owner].extend(cards)
+    if rng_seed is not None:
+        s.rng = random.Random(rng_seed)
+    return s
+
+
+def state_from_view(game, view: dict, hidden: dict | None = None, seed=None):
+    """A State consistent with ``view`` whose hidden cards are ``hidden`` (see the module doc).
+
+    Parameters:
+        game: the ``Game`` the view comes from.
+        view: ``state.view(seat)`` (``log=True`` also restores cards carried between tricks).
+        hidden: ``{(zone_name, owner_or_None): [cards]}`` and ``{("@flight", seat): [cards]}``;
+            each list must have exactly the count the view shows.
+        seed: seed of the new State's RNG (its later shuffles).
+
+    Raises ``DeterminizeError`` when a hidden slot is missing or has the wrong number of cards,
+    or a card code is unknown.
+    """
+    hidden = hidden or {}
+    try:
+        s, slots = _template(game, view, seed)
+        filled = []
+        for key, zi, owner, count in slots:
+            cards = hidden.get(key)
+            if cards is None or len(cards) != count:
+                raise DeterminizeError(f"hidden{list(key)} needs {count} card(s), got "
+                                       f"{'none' if cards is None else len(cards)}")
+            filled.append([_face(game.deck, c) for c in cards])
+    except (KeyError, ValueError, IndexError) as e:
+        if isinstance(e, DeterminizeError):
+            raise
+        raise DeterminizeError(f"not a view of this game: {e}") from None
+    return _fill(s, slots, filled)
+
+
+class Determinizer:
+    """Samples States consistent with one seat's view and the public facts in its log.
+
+    Parameters:
+        game: the ``Game``.
+        view: ``state.view(seat, log=True)`` of the seat that determinizes (``view["seat"]``).
+
+    Attributes: ``voids`` (``{seat: set of suit indexes}`` shown void this deal), ``pinned``
+    (``{slot key: [faces]}`` cards known to be in a hidden slot), ``pool`` (the unknown cards).
+    Raises ``DeterminizeError`` when the view does not add up (e.g. an unsupported mechanism moved
+    cards where the log does not say).
+    """
+
+    def __init__(self, game, view: dict):
+        self.game = game
+        deck = game.deck
+        face = deck.face
+        suit = deck.suit
+        self.template, slots = _template(game, view)
+        me = view.get("seat")
+        tricks = self._tricks_step(game, view["step_index"])
+        passes = [st for st in game.steps if getattr(st, "kind", None) == "pass"]
+        pass_into = passes[0].dest if len(passes) == 1 else None
+        hand_zone = tricks.hand if tricks is not None else None
+        won_zone = tricks.won if tricks is not None else None
+        follow = tricks is not None and tricks.follow == "suit"
+        # Public facts of this deal, from the log.
+        voids = {}
+        pinned = {}   # (zone_index, owner) -> Counter of faces
+
+        def pin(zi, owner, faces):
+            pinned.setdefault((zi, owner), Counter()).update(faces)
+
+        def unpin(owner, f):
+            if hand_zone is not None:
+                cnt = pinned.get((hand_zone, owner))
+                if cnt and cnt[f] > 0:
+                    cnt[f] -= 1
+
+        def trick_plays(plays):
+            if not plays:
+                return
+            led = suit[face(plays[0][1])]
+            for st, c in plays:
+                f = face(c)
+                if follow and suit[f] != led and led >= 0:
+                    voids.setdefault(int(st), set()).add(led)
+                unpin(int(st), f)
+
+        carried = []
+        for ev in _current_deal(view.get("log") or []):
+            t = ev.get("type")
+            if t == "pass" and "cards" in ev and ev.get("seat") == me and pass_into is not None:
+                pin(pass_into, ev["to"], [face(c) for c in ev["cards"]])
+            elif t == "trick":
+                trick_plays(ev["cards"])
+                faces = [face(c) for _, c in ev["cards"]]
+                if ev.get("carried"):
+                    carried.extend(faces)
+                    continue
+                if won_zone is not None and ev.get("winner") is not None:
+                    pin(won_zone, ev["winner"], faces + carried)
+                carried = []
+        trick_plays(view.get("trick") or [])
+        self.voids = voids
+        # Slots: capacity left after the pinned cards; the pool is what nobody is known to hold.
+        pool = Counter(deck.cards)
+        t = self.template
+        for zi, zn in enumerate(game.zones):
+            if zn.per_seat:
+                for h in t.z[zi]:
+                    pool.subtract(h)
+            else:
+                pool.subtract(t.z[zi])
+        pool.subtract(f for _, f in t.plays)
+        pool.subtract(t.carried)
+        if t.flight is not None:
+            for fl in t.flight:
+                if fl is not None:
+                    pool.subtract(fl)
+        self.slots = []
+        self.known = []
+        self.pinned = {}
+        for key, zi, owner, count in slots:
+            known = []
+            cnt = pinned.get((zi, owner)) if zi is not None else None
+            if cnt:
+                known = sorted(cnt.elements())
+                if len(known) > count or any(pool[f] < k for f, k in Counter(known).items()):
+                    known = []   # something moved the cards where the log does not say: assume nothing
+            pool.subtract(known)
+            if known:
+                self.pinned[key] = known
+            void = voids.get(owner, set()) if (zi == hand_zone and owner is not None and key[0] != FLIGHT) else set()
+            self.slots.append((key, zi, owner, count))
+            self.known.append((known, count - len(known), frozenset(void)))
+        if any(k < 0 for k in pool.values()):
+            raise DeterminizeError("the view shows more copies of a card than the deck has")
+        self.pool = sorted(pool.elements())
+        need = sum(free for _, free, _ in self.known)
+        if need != len(self.pool):
+            raise DeterminizeError(f"hidden zones hold {need} cards but {len(self.pool)} are unaccounted for")
+        self.constrained = any(v for _, _, v in self.known)
+        self._suit = suit
+
+    @staticmethod
+    def _tricks_step(game, pc):
+        steps = game.steps
+        for i in range(pc, -1, -1):
+            if getattr(steps[i], "kind", None) == "tricks":
+                return steps[i]
+        for st in steps:
+            if getattr(st, "kind", None) == "tricks":
+                return st
+        return None
+
+    def assign(self, rng: random.Random) -> list:
+        """Random hidden cards for every slot: a list (in ``self.slots`` order) of face lists."""
+        pool = list(self.pool)
+        rng.shuffle(pool)
+        if not self.constrained:
+            out, i = [], 0
+            for known, free, _ in self.known:
+                out.append(known + pool[i:i + free])
+                i += free
+            return out
+        for _ in range(20):
+            got = self._greedy(pool, rng)
+            if got is not None:
+                return got
+            rng.shuffle(pool)
+        got = self._matching(pool, rng)
+        if got is None:
+            raise DeterminizeError("no deal of the hidden cards agrees with the shown voids")
+        return got
+
+    def _greedy(self, pool, rng):
+        suit = self._suit
+        caps = [free for _, free, _ in self.known]
+        voids = [v for _, _, v in self.known]
+        allowed = [[j for j in range(len(caps)) if caps[j] and suit[c] not in voids[j]] for c in pool]
+        order = sorted(range(len(pool)), key=lambda i: len(allowed[i]))
+        out = [list(k) for k, _, _ in self.known]
+        for i in order:
+            opts = [j for j in allowed[i] if caps[j] > 0]
+            if not opts:
+                return None
+            r = rng.random() * sum(caps[j] for j in opts)
+            for j in opts:
+                r -= caps[j]
+                if r < 0:
+                    break
+            caps[j] -= 1
+            out[j].append(pool[i])
+        return out
+
+    def _matching(self, pool, rng):
+        """Exact fallback: bipartite matching of cards to slot places (Kuhn's augmenting paths)."""
+        suit = self._suit
+        units = [j for j, (_, free, _) in enumerate(self.known) for _ in range(free)]
+        rng.shuffle(units)
+        voids = [v for _, _, v in self.known]
+        match = [-1] * len(units)
+
+        def try_card(i, seen):
+            for u, j in enumerate(units):
+                if u in seen or suit[pool[i]] in voids[j]:
+                    continue
+                seen.add(u)
+                if match[u] < 0 or try_card(match[u], seen):
+                    match[u] = i
+                    return True
+            return False
+
+        for i in range(len(pool)):
+            if not try_card(i, set()):
+                return None
+        out = [list(k) for k, _, _ in self.known]
+        for u, i in enumerate(match):
+            out[units[u]].append(pool[i])
+        return out
+
+    def sample(self, rng: random.Random):
+        """A random State consistent with the view and the public facts (its own RNG seeded from ``rng``)."""
+        return _fill(self.template.clone(), self.slots, self.assign(rng), rng.random())
