@@ -59,8 +59,10 @@ def games_per_second(play_one, seconds: float, seed: int = 0) -> float:
 
 
 def loop_player(game):
+    rng = random.Random(7)
+
     def play(i):
-        game.new_state(seed=i, record=False).random_playout()
+        game.new_state(record=False, rng=rng).random_playout()
     return play
 
 

@@ -103,6 +103,10 @@ class Step:
     def text(self, s, move) -> str:
         return str(move)
 
+    def texts(self, s, moves) -> list:
+        """Text forms of ``moves`` (steps may build many at once faster)."""
+        return [self.text(s, m) for m in moves]
+
     def parse(self, s, text):
         return text
 
@@ -239,7 +243,9 @@ class Pass(Step):
     Seats choose one at a time from the dealer's left clockwise; passed cards
     stay hidden (in flight) until every seat has chosen, then arrive together.
     Action text: ``pass 2C 3C`` (any order; shown in display order).
-    ``count: 0`` skips the step.
+    ``count: 0`` skips the step. With ``one_at_a_time: true`` a seat picks its
+    cards in ``count`` actions of one card each (``pass 2C``), as OpenSpiel's
+    Hearts does: a small action space for bots and learning environments.
     """
 
     decision = True
@@ -251,6 +257,11 @@ class Pass(Step):
         self.to = comp.expr(body.get("to", "right_of(seat)"), path + ("to",), (("seat", INT),), (INT,))
         self.zone = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
         self.dest = zone_of(game, comp, body.get("into", body.get("from", "hand")), path + ("into",), per_seat=True)
+        self.single = bool(body.get("one_at_a_time", False))
+
+    def _k(self, s):
+        """Cards the seat to act picks with its next action."""
+        return 1 if self.single else self.count(s)
 
     def enter(self, s):
         k = self.count(s)
@@ -261,18 +272,17 @@ class Pass(Step):
         s.flight = [None] * n
         s.queue = [(d + 1 + i) % n for i in range(n)]
         s.v[7] = s.queue[0]
-        self._k = k
         return True
 
     def legal(self, s):
         hand = s.z[self.zone][s.v[7]]
-        combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self.count(s))
+        combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self._k(s))
         if len(set(hand)) == len(hand):
             return list(combos)      # already in display order, no repeats
         return list(dict.fromkeys(combos))
 
     def is_legal(self, s, move):
-        if len(move) != self.count(s):
+        if len(move) != self._k(s):
             return False
         hand = list(s.z[self.zone][s.v[7]])
         for c in move:
@@ -283,14 +293,19 @@ class Pass(Step):
 
     def random_move(self, s, rng):
         hand = s.z[self.zone][s.v[7]]
-        return tuple(sorted(rng.sample(hand, self.count(s)), key=s.game.deck.sort_key.__getitem__))
+        return tuple(sorted(rng.sample(hand, self._k(s)), key=s.game.deck.sort_key.__getitem__))
 
     def apply(self, s, move):
         seat = s.v[7]
         hand = s.z[self.zone][seat]
         for c in move:
             hand.remove(c)
-        s.flight[seat] = list(move)
+        if s.flight[seat] is None:
+            s.flight[seat] = []
+        s.flight[seat].extend(move)
+        if self.single and len(s.flight[seat]) < self.count(s):
+            return False
+        move = s.flight[seat]
         s.queue.pop(0)
         if s.events is not None:
             s.emit({"type": "pass_chosen", "seat": seat, "cards": s.game.deck.codes(move),
@@ -323,16 +338,20 @@ class Pass(Step):
         sample = rng.sample
         for seat in s.queue:
             hand = hands[seat]
-            chosen = sample(hand, k)
+            chosen = sample(hand, k - len(s.flight[seat] or ()))
             for c in chosen:
                 hand.remove(c)
-            s.flight[seat] = chosen
+            s.flight[seat] = (s.flight[seat] or []) + chosen
         s.queue = []
         self._deliver(s)
 
     def text(self, s, move):
         code = s.game.deck.code
         return "pass " + " ".join([code[c] for c in move])
+
+    def texts(self, s, moves):
+        code = s.game.deck.code
+        return ["pass " + " ".join([code[c] for c in m]) for m in moves]
 
     def parse(self, s, text):
         parts = text.replace(",", " ").split()
@@ -343,7 +362,7 @@ class Pass(Step):
         return tuple(sorted(faces, key=deck.sort_key.__getitem__))
 
     def why_illegal(self, s, move):
-        k = self.count(s)
+        k = self._k(s)
         if len(move) != k:
             return f"not legal: pass exactly {k} card(s)"
         return "not legal: pass cards from your own hand"

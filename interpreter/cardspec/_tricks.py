@@ -201,6 +201,10 @@ class Tricks(Step):
     def legal_sorted(self, s):
         return sorted(set(self._legal(s)), key=s.game.deck.sort_key.__getitem__)
 
+    def texts(self, s, moves):
+        code = s.game.deck.code
+        return [code[c] for c in moves]
+
     def is_legal(self, s, card):
         return card in self._legal(s)
 

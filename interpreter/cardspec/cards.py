@@ -148,6 +148,9 @@ class Deck:
         Raises:
             CardError: not a code, or a card this deck does not hold.
         """
+        f = self.face_of.get(text)
+        if f is not None:
+            return f
         code = normalize_code(text)
         try:
             return self.face_of[code]

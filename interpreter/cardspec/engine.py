@@ -343,7 +343,7 @@ class State:
     """
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
-                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result", "_deal_override", "ts")
+                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result", "_deal_override", "ts", "_cache")
 
     def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
@@ -365,6 +365,7 @@ class State:
         self.pc = 0
         self._stack_order = None
         self._deal_override = deal
+        self._cache = None
         self.ts = None        # the turns step's own counters (see _turns.py)
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
@@ -399,6 +400,7 @@ class State:
         s._stack_order = self._stack_order
         s.result = self.result
         s._deal_override = None
+        s._cache = None
         s.ts = list(self.ts) if self.ts is not None else None
         return s
 
@@ -530,8 +532,19 @@ class State:
         """The legal actions of the seat to act, as text forms, in a stable order (empty when over)."""
         if self.terminal:
             return []
+        return list(self._legal_map())
+
+    def _legal_map(self) -> dict:
+        """text → internal move for the seat to act, cached until the state changes."""
+        c = self._cache
+        key = (self.pc, self.v[TO_ACT], len(self.history))
+        if c is not None and c[0] == key:
+            return c[1]
         step = self.game.steps[self.pc]
-        return [step.text(self, m) for m in step.legal_sorted(self)]
+        moves = step.legal_sorted(self)
+        m = dict(zip(step.texts(self, moves), moves))
+        self._cache = (key, m)
+        return m
 
     def parse_action(self, text: str):
         """Read an action's text form for the seat to act. Returns the canonical text.
@@ -562,15 +575,20 @@ class State:
         """
         if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
             raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
-        move = self._parse(action)
-        step = self.game.steps[self.pc]
-        self.history.append(step.text(self, move))
+        move = None if self.terminal else self._legal_map().get(action)
+        step = None if self.terminal else self.game.steps[self.pc]
+        if move is None:  # another spelling ("10H", "pass 3c 2c") or an illegal action
+            move = self._parse(action)
+            action = step.text(self, move)
+        self._cache = None
+        self.history.append(action)
         if step.apply(self, move):
             self._finish_step()
         return self
 
     def apply_move(self, move):
         """Apply an internal move (from ``step.legal``) without checks: the fast path for playouts."""
+        self._cache = None
         step = self.game.steps[self.pc]
         if step.apply(self, move):
             self._finish_step()
@@ -578,6 +596,7 @@ class State:
     def random_playout(self, rng=None):
         """Play uniformly random legal moves to the end of the match (the fastest loop; no texts)."""
         rng = rng or self.rng
+        self._cache = None
         steps = self.game.steps
         while not self.terminal:
             step = steps[self.pc]
