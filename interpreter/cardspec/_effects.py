@@ -9,13 +9,28 @@
 
 A list of effects compiles into one generated Python function with the
 parameters of its context (e.g. ``winner``, ``leader`` after a trick).
+
+Chips, chance and turn control (docs/turns.md has examples)::
+
+    - add: {to: pot, value: 10}                        # a scalar var (the pot) or COUNTER[SEAT]
+    - transfer: {from: pot, to: "chips[seat]", value: 60, moved: paid}  # capped by what `from` holds
+    - move: {from: stock, to: third, count: 1, refill: discard}  # stock short: shuffle discard under it
+    - move: {from: "hand[seat]", to: table, cards: card}          # these cards (a card or a list)
+    - move: {from: "hand[seat]", to: stock, random_place: true}   # each card at a random place
+    - shuffle: stock                                   # with the state's RNG
+    - reveal: {cards: "hand[seat]", seat: seat}        # a public `reveal` event with the codes
+    - for_each: {as: p, in: seats, where: "chips[p] > 0", do: [effects]}
+    - next_seat: seat                                  # turns step: who takes the next turn
+    - end: turn                                        # turns step: turn | step | deal | match
 """
 from __future__ import annotations
 
 from ._compile import Compiler, INTS, SEAT_ZONE, ZONE
-from .dsl import ANY, BOOL, INT, list_of
+from .dsl import ANY, BOOL, CARD, INT, list_of
 
-EFFECT_KINDS = ("set", "add", "move", "emit")
+EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end")
+#: ``end:`` values, in the order of their reach (the turns step reads ``State.ts[3]``).
+END_LEVELS = {"turn": 1, "step": 2, "deal": 3, "match": 4}
 
 
 def compile_effects(game, comp: Compiler, effects, path, params):
@@ -30,6 +45,7 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
     """Python statements running ``effects`` (parameters are locals ``p_NAME``), for inlining."""
     if effects in (None, []):
         return []
+    _install_helpers(comp)
     if isinstance(effects, dict):
         effects = [effects]
     if not isinstance(effects, list):
@@ -79,6 +95,12 @@ def _effect_lines(game, comp, kind, body, path, params):
             if code is not None:
                 out.append(f"s.v[{var.index}] = {code.src}")
         return out
+    if kind == "add" and isinstance(body, dict) and ("to" in body or str(body.get("counter")) in game.var):
+        target = _target(game, comp, body.get("to", body.get("counter")), path + ("to",), params)
+        value = comp.code(body.get("value", 1), path + ("value",), params, (INT,))
+        if target is None or value is None:
+            return None
+        return [f"{target} += {value.src}"]
     if kind == "add":
         if not isinstance(body, dict) or "counter" not in body:
             comp.problem(path, "add takes {counter: NAME, value: EXPR, seat: EXPR}")
@@ -107,13 +129,110 @@ def _effect_lines(game, comp, kind, body, path, params):
         dst = comp.code(body["to"], path + ("to",), params, (ZONE,))
         if src is None or dst is None:
             return None
+        put = "_fx_insert_random(s, {dst}, {cards})" if body.get("random_place") else "{dst}.extend({cards})"
+        if "cards" in body:
+            cards = comp.code(body["cards"], path + ("cards",), params)
+            if cards is None:
+                return None
+            if cards.type not in (CARD, ZONE, ANY, list_of(ANY)):
+                comp.problem(path + ("cards",), f"move's cards: is a card or a list of cards, not {cards.type}")
+                return None
+            many = cards.src if cards.type != CARD else f"({cards.src},)"
+            return [f"_cs = _fx_take(s, {src.src}, {many})", put.format(dst=dst.src, cards="_cs")]
+        refill = None
+        if "refill" in body:
+            refill = comp.code(body["refill"], path + ("refill",), params, (ZONE,))
+            if refill is None:
+                return None
         if "count" in body:
             cnt = comp.code(body["count"], path + ("count",), params, (INT,))
             if cnt is None:
                 return None
-            return [f"_src = {src.src}", f"_k = min(max({cnt.src}, 0), len(_src))",
-                    f"if _k:", f"    {dst.src}.extend(_src[-_k:][::-1])", f"    del _src[-_k:]"]
+            if refill is None and not body.get("random_place"):
+                return [f"_src = {src.src}", f"_k = min(max({cnt.src}, 0), len(_src))",
+                        f"if _k:", f"    {dst.src}.extend(_src[-_k:][::-1])", f"    del _src[-_k:]"]
+            out = [f"_src = {src.src}", f"_k = max({cnt.src}, 0)"]
+            if refill is not None:
+                out += [f"if _k > len(_src):", f"    _fx_refill(s, _src, {refill.src})"]
+            return out + ["_k = min(_k, len(_src))", "if _k:",
+                          "    " + put.format(dst=dst.src, cards="_src[-_k:][::-1]"), "    del _src[-_k:]"]
+        if body.get("random_place"):
+            return [f"_src = {src.src}", "_cs = list(_src)", "_src.clear()", put.format(dst=dst.src, cards="_cs")]
         return [f"_src = {src.src}", f"{dst.src}.extend(_src)", "_src.clear()"]
+    if kind == "transfer":
+        if not isinstance(body, dict) or "from" not in body or "to" not in body:
+            comp.problem(path, "transfer takes {from: TARGET, to: TARGET, value: EXPR, cap: true, moved: VAR}")
+            return None
+        frm = _target(game, comp, body["from"], path + ("from",), params)
+        to = _target(game, comp, body["to"], path + ("to",), params)
+        if frm is None or to is None:
+            return None
+        if "value" in body:
+            value = comp.code(body["value"], path + ("value",), params, (INT,))
+            if value is None:
+                return None
+            out = [f"_a = max({value.src}, 0)"]
+            if body.get("cap", True):
+                out.append(f"_a = min(_a, max({frm}, 0))")
+        else:
+            out = [f"_a = max({frm}, 0)"]
+        out += [f"{frm} -= _a", f"{to} += _a"]
+        if "moved" in body:
+            var = game.var.get(str(body["moved"]))
+            if var is None:
+                comp.problem(path + ("moved",), f"unknown var '{body['moved']}'", "declare it under vars:")
+                return None
+            out.append(f"s.v[{var.index}] = _a")
+        return out
+    if kind == "shuffle":
+        z = comp.code(body.get("zone") if isinstance(body, dict) else body, path, params, (ZONE,))
+        if z is None:
+            return None
+        return [f"s.rng.shuffle({z.src})"]
+    if kind == "reveal":
+        if not isinstance(body, dict) or "cards" not in body:
+            comp.problem(path, "reveal takes {cards: ZONE_OR_CARD, seat: EXPR, …more event fields}")
+            return None
+        cards = comp.code(body["cards"], path + ("cards",), params)
+        if cards is None:
+            return None
+        many = cards.src if cards.type != CARD else f"({cards.src},)"
+        fields = ["'type': 'reveal'", f"'cards': [CODE[_c] for _c in {many}]"]
+        for k, v in body.items():
+            if k != "cards":
+                code = comp.code(v, path + (k,), params)
+                if code is not None:
+                    fields.append(f"{str(k)!r}: {code.src}")
+        return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]
+    if kind == "for_each":
+        if not isinstance(body, dict) or "do" not in body:
+            comp.problem(path, "for_each takes {as: NAME, in: LIST (default seats), where: EXPR, do: [effects]}")
+            return None
+        name = str(body.get("as", "each"))
+        coll = comp.code(body.get("in", "seats"), path + ("in",), params)
+        if coll is None:
+            return None
+        et = coll.type[5:-1] if coll.type.startswith("list[") else ANY
+        inner = tuple(p for p in params if p[0] != name) + ((name, et),)
+        out = [f"for p_{name} in list({coll.src}):"]
+        if "where" in body:
+            cond = comp.code(body["where"], path + ("where",), inner, (BOOL,))
+            if cond is None:
+                return None
+            out.append(f"    if not ({cond.src}): continue")
+        sub = effects_source(game, comp, body["do"], path + ("do",), inner)
+        return out + (["    " + ln for ln in sub] or ["    pass"])
+    if kind == "next_seat":
+        seat = comp.code(body, path, params, (INT,))
+        if seat is None:
+            return None
+        return [f"s.ts[2] = ({seat.src}) % s.n"]
+    if kind == "end":
+        level = END_LEVELS.get(str(body))
+        if level is None:
+            comp.problem(path, f"end: is one of {', '.join(END_LEVELS)}; found '{body}'")
+            return None
+        return [f"s.ts[3] = max(s.ts[3], {level})"]
     if kind == "emit":
         if not isinstance(body, dict) or "type" not in body:
             comp.problem(path, "emit takes {type: NAME, field: EXPR, …}")
@@ -127,3 +246,64 @@ def _effect_lines(game, comp, kind, body, path, params):
                 fields.append(f"{str(k)!r}: {code.src}")
         return ["s.emit({" + ", ".join(fields) + "})"]
     return None
+
+
+def _target(game, comp, text, path, params):
+    """A chip target as an assignable Python expression: a scalar var (``pot``) or ``COUNTER[SEAT]``."""
+    import re
+    m = re.fullmatch(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?\s*", str(text), re.S)
+    if not m:
+        comp.problem(path, f"'{text}' is not a var name or COUNTER[SEAT]")
+        return None
+    name, idx = m.group(1), m.group(2)
+    if idx is None:
+        var = game.var.get(name)
+        if var is not None:
+            return f"s.v[{var.index}]"
+        if name in game.counter:
+            comp.problem(path, f"counter '{name}' is per seat: write {name}[seat]")
+            return None
+    else:
+        c = game.counter.get(name)
+        if c is not None:
+            seat = comp.code(idx, path, params, (INT,))
+            return None if seat is None else f"s.c[{c.index}][{seat.src}]"
+    import difflib
+    close = difflib.get_close_matches(name, list(game.var) + list(game.counter), n=1)
+    comp.problem(path, f"unknown var or counter '{name}'", f"did you mean '{close[0]}'?" if close else
+                 "declare it under vars: or counters:")
+    return None
+
+
+def _fx_take(s, src, cards):
+    """Remove one copy of each of ``cards`` from ``src`` and return them (cards not there are skipped)."""
+    out = []
+    for c in list(cards):
+        if c in src:
+            src.remove(c)
+            out.append(c)
+    return out
+
+
+def _fx_refill(s, src, other):
+    """``src`` ran short: shuffle ``other``'s cards (with the state's RNG) and put them under ``src``."""
+    if not other:
+        return
+    cards = list(other)
+    other.clear()
+    s.rng.shuffle(cards)
+    src[:0] = cards
+    s.emit({"type": "reshuffle", "cards": len(cards)})
+
+
+def _fx_insert_random(s, dst, cards):
+    """Insert each card at a uniformly random place of ``dst`` (a continuous shuffler)."""
+    rnd = s.rng.random
+    for c in list(cards):
+        dst.insert(int(rnd() * (len(dst) + 1)), c)
+
+
+def _install_helpers(comp):
+    ns = comp.ns
+    if "_fx_take" not in ns:
+        ns.update(_fx_take=_fx_take, _fx_refill=_fx_refill, _fx_insert_random=_fx_insert_random)

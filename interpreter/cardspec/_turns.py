@@ -1,0 +1,596 @@
+"""The ``turns`` step: one generic turn loop for games that are not tricks (DESIGN.md, "Mechanisms").
+
+Whose turn, what a turn is made of, and which actions exist are all YAML and
+expressions; docs/turns.md has the full reference with examples. In short::
+
+    actions:                                 # top level (shared by every turns step) or inside the step
+      raise:
+        text: raise                          # what a person types (default: the name, _ as space)
+        params:                              # in order; each is one of four kinds
+          amount: {number: {min: "min(10, max_bet)", max: max_bet, step: 5}}
+          # card:  {card: hand, where: "card.rank > 7"}          one card of a zone (per-seat: own)
+          # cards: {cards: hand, count: {min: 3, max: 13}, where: EXPR}   several cards
+          # suit:  {choice: "[spades, hearts]", count: 1}         values of a list expression
+        legal: max_bet > 0                   # over seat, the params and the state
+        effects: [...]                       # _effects.py, with seat and the params bound
+    deal:
+      - turns:
+          first: left_of(dealer)             # the first turn's seat
+          next: left_of(seat)                # the next seat (an effect `next_seat:` overrides it)
+          skip: "chips[seat] == 0"           # seats passed over (out of play)
+          until: EXPR                        # checked before each turn and after each action
+          max_turns: 500                     # the turn cap; at_max: match | deal | step (default match)
+          turn:                              # the phases of one turn, in order; each may have if:
+            - do: [effects]                  # automatic
+            - one: [take, call]              # exactly one of these (skipped when none is legal)
+            - any: [meld, lay_off]           # any number, then `done`
+            - optional: [knock]              # at most one, or `skip`
+            - one: [beat, pick_up]
+              who: left_of(seat)             # another seat acts in this phase
+
+Internal moves are ``(action_index, args)`` tuples, with ``DONE``/``SKIP``
+for ending an ``any`` or ``optional`` phase. Each action's legal moves and its
+legality check are generated as Python functions at load time; the check
+(``is_legal``) never lists every move, so a typed ``meld 7H 8H 9H`` is checked
+directly even when thousands of melds are possible. ``State.ts`` holds the
+turn's counters: ``[phase, actions in phase, next seat override, end level,
+turns taken, turn seat, acting seat]``.
+"""
+from __future__ import annotations
+
+import itertools
+
+from ._compile import Compiler, SEAT_ZONE, ZONE
+from ._effects import END_LEVELS, effects_source
+from ._slots import TO_ACT, TURN
+from .cards import SUIT_NAMES
+from .dsl import ANY, BOOL, CARD, INT, STR, SUIT, Binding, list_of
+from ._steps import Step, step_type
+
+DONE = (-1, ())
+SKIP = (-2, ())
+PH, CNT, NEXT, END, TURNS, SEAT, ACTOR = range(7)
+PHASE_KINDS = ("do", "one", "any", "optional")
+PARAM_KINDS = ("card", "cards", "number", "choice")
+
+
+class _Param:
+    __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
+                 "elem")
+
+
+class _Action:
+    __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index")
+
+
+def _combos(pool, kmin, kmax, key):
+    """Distinct sorted card tuples of sizes kmin..kmax from ``pool`` (identical faces give one tuple)."""
+    pool = sorted(pool, key=key)
+    out = []
+    seen = set()
+    for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
+        for t in itertools.combinations(pool, k):
+            if t not in seen:
+                seen.add(t)
+                out.append(t)
+    return out
+
+
+def _sub_multiset(cards, zone):
+    """True when every card of ``cards`` (with repeats) is in ``zone``."""
+    if len(cards) == 1:
+        return cards[0] in zone
+    rest = list(zone)
+    for c in cards:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
+
+
+def _range(lo, hi, st):
+    return range(lo, hi + 1, st if st > 0 else 1)
+
+
+@step_type("turns")
+class Turns(Step):
+    """Seats take turns; each turn is a fixed sequence of phases of declared actions (module doc)."""
+
+    decision = True
+
+    def __init__(self, game, comp: Compiler, body, path):
+        super().__init__(game, comp, body, path)
+        body = body if isinstance(body, dict) else {}
+        if "turn_seat" not in game.env.names:
+            game.env.names["turn_seat"] = Binding("s.ts[5]", INT)
+        S = (("seat", INT),)
+        self.first = comp.expr(body.get("first", "left_of(dealer)"), path + ("first",), (), (INT,))
+        self.next = comp.expr(body.get("next", "left_of(seat)"), path + ("next",), S, (INT,))
+        self.skip = comp.expr(body["skip"], path + ("skip",), S, (BOOL,)) if "skip" in body else None
+        self.until = comp.expr(body["until"], path + ("until",), (), (BOOL,)) if "until" in body else None
+        self.max_turns = comp.expr(body["max_turns"], path + ("max_turns",), (), (INT,)) \
+            if "max_turns" in body else None
+        at_max = str(body.get("at_max", "match"))
+        if at_max not in ("step", "deal", "match"):
+            comp.problem(path + ("at_max",), f"at_max is step, deal or match, not '{at_max}'")
+        self.at_max = END_LEVELS.get(at_max, 4)
+        self.done_text = str(body.get("done", "done"))
+        self.skip_text = str(body.get("pass", "skip"))
+        # Action kinds: top-level actions, then the step's own (same name: the step's wins).
+        specs = dict(game.data.get("actions") or {})
+        local = body.get("actions") or {}
+        spaths = {k: ("actions", k) for k in specs}
+        for k, v in local.items():
+            specs[k] = v
+            spaths[k] = path + ("actions", k)
+        used = set()
+        for i, ph in enumerate(body.get("turn") or []):
+            if isinstance(ph, dict):
+                for kind in ("one", "any", "optional"):
+                    names = ph.get(kind)
+                    used.update([names] if isinstance(names, str) else names or [])
+        self.actions = []
+        self.by_name = {}
+        for name, spec in specs.items():
+            if name not in used:
+                continue
+            a = self._action(game, comp, name, spec, spaths[name])
+            if a is not None:
+                a.index = len(self.actions)
+                self.actions.append(a)
+                self.by_name[name] = a
+        # Phases.
+        self.phases = []
+        turn = body.get("turn")
+        if not isinstance(turn, list) or not turn:
+            comp.problem(path + ("turn",), "turns needs 'turn:', a list of phases (do / one / any / optional)")
+            turn = []
+        for i, ph in enumerate(turn):
+            p = path + ("turn", i)
+            if not isinstance(ph, dict):
+                comp.problem(p, "a phase is a mapping such as {one: [take, call]} or {do: [effects]}")
+                continue
+            kinds = [k for k in ph if k in PHASE_KINDS]
+            extra = [k for k in ph if k not in PHASE_KINDS + ("if", "who", "auto", "id")]
+            if len(kinds) != 1 or extra:
+                comp.problem(p, f"a phase has exactly one of {', '.join(PHASE_KINDS)} (and optional if, who, "
+                                f"auto); found {', '.join(list(ph)) or 'nothing'}")
+                continue
+            kind = kinds[0]
+            cond = comp.expr(ph["if"], p + ("if",), S, (BOOL,)) if "if" in ph else None
+            who = comp.expr(ph["who"], p + ("who",), S, (INT,)) if "who" in ph else None
+            if kind == "do":
+                src = effects_source(game, comp, ph["do"], p + ("do",), S)
+                fx = comp.function("", S, statements=src) if src else None
+                self.phases.append((kind, cond, who, fx, False))
+                continue
+            names = ph[kind]
+            names = [names] if isinstance(names, str) else list(names or [])
+            idx = []
+            for j, nm in enumerate(names):
+                a = self.by_name.get(str(nm))
+                if a is None:
+                    if str(nm) not in specs:
+                        import difflib
+                        close = difflib.get_close_matches(str(nm), list(specs), n=1)
+                        comp.problem(p + (kind, j), f"unknown action '{nm}'", f"did you mean '{close[0]}'?" if close
+                                     else "declare it under actions: (" + (", ".join(specs) or "none yet") + ")")
+                    continue
+                idx.append(a.index)
+            self.phases.append((kind, cond, who, frozenset(idx), bool(ph.get("auto", False))))
+        self.nph = len(self.phases)
+        # Longest action texts first, for parsing "pick up" before "pick".
+        self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
+
+    # ---- compiling an action kind -----------------------------------------------
+    def _action(self, game, comp, name, spec, path):
+        if spec is None:
+            spec = {}
+        if not isinstance(spec, dict):
+            comp.problem(path, "an action is a mapping {text, params, legal, effects}")
+            return None
+        a = _Action()
+        a.name = str(name)
+        a.text = str(spec.get("text", a.name.replace("_", " ")))
+        a.words = tuple(a.text.lower().split())
+        a.help = spec.get("help", "")
+        ctx = [("seat", INT)]
+        a.params = []
+        params = spec.get("params") or {}
+        if not isinstance(params, dict):
+            comp.problem(path + ("params",), "params is a mapping NAME: {card|cards|number|choice: …}")
+            params = {}
+        loops = []     # legal generation: nested loops
+        checks = []    # direct check of given args
+        for pname, pspec in params.items():
+            pp = path + ("params", pname)
+            if pname in ("seat", "s") or not str(pname).isidentifier():
+                comp.problem(pp, f"'{pname}' cannot name a parameter")
+                continue
+            kinds = [k for k in (pspec or {}) if k in PARAM_KINDS] if isinstance(pspec, dict) else []
+            if len(kinds) != 1:
+                comp.problem(pp, f"a parameter has one of {', '.join(PARAM_KINDS)}")
+                continue
+            kind = kinds[0]
+            P = _Param()
+            P.name, P.kind = pname, kind
+            var = f"p_{pname}"
+            cur = tuple(ctx)
+            if kind in ("card", "cards"):
+                zsrc = self._zone(comp, pspec[kind], pp + (kind,), cur)
+                where = None
+                if "where" in pspec:
+                    code = comp.code(pspec["where"], pp + ("where",), cur + (("card", CARD),), (BOOL,))
+                    where = code.src if code is not None else "True"
+                if kind == "card":
+                    P.type = CARD
+                    pool = f"set({zsrc})" if game.deck.copies > 1 or game.deck.jokers > 1 else zsrc
+                    cond = f" if {where}" if where else ""
+                    loops.append((f"for {var} in sorted([p_card for p_card in {pool}{cond}], "
+                                  f"key=SORT_KEY.__getitem__):", []))
+                    checks.append(f"if {var} not in {zsrc}: return False")
+                    if where:
+                        checks.append(f"p_card = {var}")
+                        checks.append(f"if not ({where}): return False")
+                else:
+                    P.type = list_of(CARD)
+                    cnt = pspec.get("count", 1)
+                    if isinstance(cnt, dict):
+                        kmin = comp.code(cnt.get("min", 1), pp + ("count", "min"), cur, (INT,))
+                        kmax = comp.code(cnt.get("max", 52), pp + ("count", "max"), cur, (INT,))
+                    else:
+                        kmin = kmax = comp.code(cnt, pp + ("count",), cur, (INT,))
+                    if kmin is None or kmax is None:
+                        continue
+                    P.kmin, P.kmax = kmin.src, kmax.src
+                    cond = f" if {where}" if where else ""
+                    loops.append((f"for {var} in _t_combos([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
+                                  f"{kmax.src}, SORT_KEY.__getitem__):", []))
+                    checks.append(f"if not ({kmin.src} <= len({var}) <= {kmax.src}): return False")
+                    checks.append(f"if not _t_sub({var}, {zsrc}): return False")
+                    if where:
+                        checks.append(f"if not all([{where} for p_card in {var}]): return False")
+            elif kind == "number":
+                rng = pspec["number"] if isinstance(pspec["number"], dict) else {}
+                lo = comp.code(rng.get("min", 0), pp + ("number", "min"), cur, (INT,))
+                hi = comp.code(rng.get("max", 0), pp + ("number", "max"), cur, (INT,))
+                st = comp.code(rng.get("step", 1), pp + ("number", "step"), cur, (INT,))
+                if lo is None or hi is None or st is None:
+                    continue
+                P.type = INT
+                loops.append((f"for {var} in _t_range({lo.src}, {hi.src}, {st.src}):", []))
+                checks.append(f"_lo = {lo.src}")
+                checks.append(f"_st = {st.src}")
+                checks.append(f"if not (_lo <= {var} <= {hi.src} and ({var} - _lo) % (_st if _st > 0 else 1) == 0): "
+                              f"return False")
+            else:  # choice
+                vals = comp.code(pspec["choice"], pp + ("choice",), cur)
+                if vals is None:
+                    continue
+                if not vals.type.startswith("list["):
+                    comp.problem(pp + ("choice",), f"choice needs a list, e.g. [spades, hearts]; found {vals.type}")
+                    continue
+                P.elem = vals.type[5:-1]
+                P.count = int(pspec.get("count", 1))
+                if P.count == 1:
+                    P.type = P.elem
+                    loops.append((f"for {var} in {vals.src}:", []))
+                    checks.append(f"if {var} not in {vals.src}: return False")
+                else:
+                    P.type = list_of(P.elem)
+                    loops.append((f"for {var} in _t_choose({vals.src}, {P.count}):", []))
+                    checks.append(f"if len(set({var})) != {P.count} or any([_v not in {vals.src} for _v in {var}]): "
+                                  f"return False")
+            a.params.append(P)
+            ctx.append((pname, P.type))
+        ctx = tuple(ctx)
+        legal = comp.code(spec.get("legal", True), path + ("legal",), ctx, (BOOL,))
+        lsrc = legal.src if legal is not None else "False"
+        args = "(" + "".join(f"p_{P.name}, " for P in a.params) + ")"
+        lines = ["out = []"]
+        ind = ""
+        for head, _ in loops:
+            lines.append(ind + head)
+            ind += "    "
+        lines.append(ind + (f"if {lsrc}: out.append({args})" if lsrc != "True" else f"out.append({args})"))
+        lines.append("return out")
+        ns = comp.ns
+        ns.update(_t_combos=_combos, _t_sub=_sub_multiset, _t_range=_range,
+                  _t_choose=lambda vals, k: list(itertools.combinations(vals, k)))
+        a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
+        clines = []
+        if a.params:
+            clines.append("(" + "".join(f"p_{P.name}, " for P in a.params) + ") = p_args")
+        clines += checks + [f"return bool({lsrc})"]
+        a.check_fn = comp.function("", (("seat", INT), ("args", ANY)), statements=clines)
+        src = effects_source(game, comp, spec.get("effects"), path + ("effects",), ctx)
+        a.fx = comp.function("", ctx, statements=src) if src else None
+        return a
+
+    def _zone(self, comp, text, path, ctx):
+        code = comp.code(text, path, ctx)
+        if code is None:
+            return "()"
+        if code.type == SEAT_ZONE:
+            return f"{code.src}[p_seat]"
+        if code.type != ZONE and code.type != ANY:
+            comp.problem(path, f"cards come from a zone (hand, stock, table[seat]); found {code.type}")
+            return "()"
+        return code.src
+
+    # ---- flow ---------------------------------------------------------------
+    def enter(self, s):
+        s.ts = [0, 0, -1, 0, 0, -1, -1]
+        seat = self.first(s) % s.n
+        if self.skip is not None:
+            seat = self._unskipped(s, seat)
+            if seat < 0:
+                return False
+        if self.until is not None and self.until(s):
+            return False
+        self._begin(s, seat)
+        return self._run(s)
+
+    def _unskipped(self, s, seat):
+        for _ in range(s.n + 1):
+            if not self.skip(s, seat):
+                return seat
+            seat = self.next(s, seat) % s.n
+        return -1
+
+    def _begin(self, s, seat):
+        ts = s.ts
+        ts[PH] = ts[CNT] = ts[END] = 0
+        ts[NEXT] = -1
+        ts[SEAT] = ts[ACTOR] = seat
+        s.v[TO_ACT] = seat
+        if s.events is not None:
+            s.emit({"type": "turn", "seat": seat, "number": s.v[TURN] + 1})
+
+    def _exit(self, s, level):
+        """End the step (level 2), the deal (3) or the match (4); always False (the step is over)."""
+        if level == 3:
+            s.pc = len(s.game.steps) - 1
+        elif level >= 4:
+            s.pc = len(s.game.steps) - 1
+            s._game_over()
+        return False
+
+    def _run(self, s):
+        """Run automatic phases until a seat must decide (True) or the step is over (False)."""
+        ts = s.ts
+        phases = self.phases
+        while True:
+            e = ts[END]
+            if e:
+                if e >= 2:
+                    return self._exit(s, e)
+                ts[END] = 0
+                ts[PH] = self.nph
+            if ts[PH] >= self.nph:
+                if not self._next_turn(s):
+                    return False
+                continue
+            kind, cond, who, what, auto = phases[ts[PH]]
+            seat = ts[SEAT]
+            if ts[CNT] == 0 and cond is not None and not cond(s, seat):
+                ts[PH] += 1
+                continue
+            if kind == "do":
+                s.v[TO_ACT] = seat
+                if what is not None:
+                    what(s, seat)
+                ts[PH] += 1
+                continue
+            actor = who(s, seat) % s.n if who is not None else seat
+            ts[ACTOR] = actor
+            s.v[TO_ACT] = actor
+            if kind == "one" and ts[CNT] == 0:
+                moves = self._moves(s, what, actor)
+                if not moves:
+                    ts[PH] += 1
+                    continue
+                if auto and len(moves) == 1:
+                    self._do(s, moves[0])
+                    continue
+            return True
+
+    def _next_turn(self, s):
+        ts = s.ts
+        ts[TURNS] += 1
+        s.v[TURN] += 1
+        seat = ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n
+        if self.skip is not None:
+            seat = self._unskipped(s, seat)
+            if seat < 0:
+                return False
+        if self.max_turns is not None and ts[TURNS] >= self.max_turns(s):
+            s.emit({"type": "turn_cap", "turns": ts[TURNS]})
+            return self._exit(s, self.at_max)
+        if self.until is not None and self.until(s):
+            return False
+        self._begin(s, seat)
+        return True
+
+    def _moves(self, s, allowed, actor):
+        out = []
+        for a in self.actions:
+            if a.index in allowed:
+                i = a.index
+                out.extend((i, args) for args in a.legal_fn(s, actor))
+        return out
+
+    def _do(self, s, move):
+        ts = s.ts
+        ai, args = move
+        actor = ts[ACTOR]
+        kind = self.phases[ts[PH]][0]
+        if s.events is not None:
+            s.emit({"type": "action", "seat": actor, "action": self.text(s, move)})
+        ts[CNT] += 1
+        a = self.actions[ai]
+        if a.fx is not None:
+            a.fx(s, actor, *args)
+        if kind != "any":
+            ts[PH] += 1
+            ts[CNT] = 0
+        if self.until is not None and self.until(s):
+            ts[END] = max(ts[END], 2)
+
+    # ---- the step protocol -------------------------------------------------------
+    def legal(self, s):
+        kind, _, _, what, _ = self.phases[s.ts[PH]]
+        out = self._moves(s, what, s.ts[ACTOR])
+        if kind == "any":
+            out.append(DONE)
+        elif kind == "optional":
+            out.append(SKIP)
+        return out
+
+    def is_legal(self, s, move):
+        kind, _, _, what, _ = self.phases[s.ts[PH]]
+        if move == DONE:
+            return kind == "any"
+        if move == SKIP:
+            return kind == "optional"
+        ai, args = move
+        if ai not in what or len(args) != len(self.actions[ai].params):
+            return False
+        try:
+            return self.actions[ai].check_fn(s, s.ts[ACTOR], args)
+        except (TypeError, IndexError, KeyError):
+            return False
+
+    def random_move(self, s, rng):
+        legal = self.legal(s)
+        return legal[int(rng.random() * len(legal))]
+
+    def apply(self, s, move):
+        ts = s.ts
+        if move == DONE or move == SKIP:
+            if s.events is not None:
+                s.emit({"type": "action", "seat": ts[ACTOR], "action": self.text(s, move)})
+            ts[PH] += 1
+            ts[CNT] = 0
+        else:
+            self._do(s, move)
+        return not self._run(s)
+
+    # ---- text --------------------------------------------------------------------
+    def text(self, s, move):
+        if move == DONE:
+            return self.done_text
+        if move == SKIP:
+            return self.skip_text
+        ai, args = move
+        a = self.actions[ai]
+        parts = [a.text]
+        deck = s.game.deck
+        for P, v in zip(a.params, args):
+            if P.kind == "card":
+                parts.append(deck.code[v])
+            elif P.kind == "cards":
+                parts.extend(deck.code[c] for c in v)
+            elif P.kind == "number":
+                parts.append(str(v))
+            else:
+                vals = v if P.count != 1 else (v,)
+                parts.extend(self._value_text(deck, P.elem, x) for x in vals)
+        return " ".join(parts)
+
+    @staticmethod
+    def _value_text(deck, t, x):
+        if t == SUIT:
+            return SUIT_NAMES[deck.suits[x]] if x >= 0 else "none"
+        if t == CARD:
+            return deck.code[x]
+        if t == BOOL:
+            return "yes" if x else "no"
+        return str(x)
+
+    def _value_parse(self, deck, t, word):
+        if t == SUIT:
+            return deck.suit_index(word)
+        if t == CARD:
+            return deck.face(word)
+        if t == INT:
+            return int(word)
+        if t == BOOL:
+            if word.lower() in ("yes", "true"):
+                return True
+            if word.lower() in ("no", "false"):
+                return False
+            raise ValueError(f"'{word}' is not yes or no")
+        return word
+
+    def parse(self, s, text):
+        words = text.replace(",", " ").split()
+        low = [w.lower() for w in words]
+        if low == self.done_text.lower().split():
+            return DONE
+        if low == self.skip_text.lower().split():
+            return SKIP
+        for a in self._by_text:
+            k = len(a.words)
+            if tuple(low[:k]) == a.words:
+                return (a.index, self._parse_args(s, a, words[k:]))
+        known = sorted({" ".join(a.words) for a in self.actions} | {self.done_text, self.skip_text})
+        raise ValueError(f"no action starts '{text.strip()}'; actions: {', '.join(known)}")
+
+    def _parse_args(self, s, a, words):
+        deck = s.game.deck
+        args = []
+        i = 0
+        for j, P in enumerate(a.params):
+            last = j == len(a.params) - 1
+            if P.kind in ("card", "number") or (P.kind == "choice" and P.count == 1):
+                if i >= len(words):
+                    raise ValueError(f"'{a.text}' needs {P.name}")
+                w = words[i]
+                i += 1
+                if P.kind == "card":
+                    args.append(deck.face(w))
+                elif P.kind == "number":
+                    try:
+                        args.append(int(w))
+                    except ValueError:
+                        raise ValueError(f"'{w}' is not a whole number") from None
+                else:
+                    args.append(self._value_parse(deck, P.elem, w))
+            elif P.kind == "choice":
+                if i + P.count > len(words):
+                    raise ValueError(f"'{a.text}' needs {P.count} values for {P.name}")
+                args.append(tuple(self._value_parse(deck, P.elem, w) for w in words[i:i + P.count]))
+                i += P.count
+            else:  # cards: the rest if last, else the words that read as cards
+                taken = []
+                while i < len(words):
+                    try:
+                        f = deck.face(words[i])
+                    except ValueError:
+                        if last:
+                            raise
+                        break
+                    taken.append(f)
+                    i += 1
+                args.append(tuple(sorted(taken, key=deck.sort_key.__getitem__)))
+        if i < len(words):
+            raise ValueError(f"too many words after '{a.text}': {' '.join(words[i:])}")
+        return tuple(args)
+
+    def why_illegal(self, s, move):
+        kind, _, _, what, _ = self.phases[s.ts[PH]]
+        if move == DONE:
+            return f"not legal: '{self.done_text}' ends a phase of any number of actions, not this one"
+        if move == SKIP:
+            return f"not legal: this phase cannot be skipped"
+        ai, _ = move
+        if ai not in what:
+            names = [self.actions[i].text for i in sorted(what)]
+            return f"not legal now: this phase allows {', '.join(names) or 'no action'}"
+        return f"not legal: '{self.actions[ai].text}' with these values is not allowed now"
+
+    def add_view(self, s, seat, out):
+        ts = s.ts
+        if ts is not None:
+            out["turn"] = {"seat": ts[SEAT], "number": s.v[TURN] + 1, "phase": ts[PH], "actions_in_phase": ts[CNT]}
