@@ -511,3 +511,14 @@ def test_first_dealer_is_seat_0_by_default_and_can_be_chosen():
     assert g.new_state(seed=1).view(None)["dealer"] == 0
     s = g.new_state(seed=1, dealer=3)
     assert s.view(None)["dealer"] == 3 and s.to_act == 4
+
+
+def test_scenario_deal_shows_the_given_widows_face_up_cards():
+    """cancellation-black-lady.md, "Deal and widow" (half the widow face up) with a scenario's ``deal:`` widow:
+    the deal event and every view show the face-up cards of the widow actually dealt."""
+    trick, n = example_trick(["AH", "JH", "QS", "QD", "2D", "JH", "AH"])
+    hands, widow = trick_deal(trick, n)
+    s = new_state(hands, widow, n)
+    ev = [e for e in s.log_all() if e["type"] == "deal" and e["zone"] == "widow"][0]
+    assert ev["face_up"] == widow[:3]
+    assert s.view(0)["zones"]["widow"]["face_up"] == widow[:3]

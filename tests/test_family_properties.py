@@ -348,3 +348,21 @@ def test_random_trick_winner_matches_oracle(nt, discards_win):
     win, cancelled = oracle(cards, True, discards_win)
     assert ev["winner"] == ((1 + win) % n if win is not None else 1)
     assert Counter(ev["cancelled"]) == Counter(cards[i] for i in cancelled)
+
+
+def test_every_event_type_seen_is_documented():
+    """docs/events.md lists every event type (issue 3, "Docs"): each type these matches emit has a row."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "events.md").read_text(encoding="utf-8")
+    seen = set()
+    for name, n, opts in CASES:
+        if n <= 6:   # through apply(), as a front end plays (the fast playout skips pass_chosen)
+            _, s = play_match(name, n, opts, seed=1, checks=False)
+        else:
+            s = load(name, n, opts).new_state(seed=1)
+            s.random_playout(random.Random(1))
+        seen |= {e["type"] for e in s.log_all()}
+    assert {"deal_start", "shuffle", "deal", "pass_chosen", "pass", "play", "trick", "deal_score", "deal_end",
+            "game_over"} <= seen
+    missing = [t for t in sorted(seen) if f"| `{t}` |" not in doc]
+    assert not missing, f"not in docs/events.md: {missing}"

@@ -165,6 +165,13 @@ def apply_deal_override(s: State, override: dict):
     for slot in free:
         dst = get(slot)
         dst[:] = [c if c is not None else left.pop() for c in dst]
+    # The deal's events were written before the override: show the face-up cards actually there.
+    for ev in reversed(s.events or ()):
+        if ev.get("type") == "deal_start":
+            break
+        if ev.get("type") == "deal" and "face_up" in ev and ev.get("zone") in g.zone:
+            zi = g.zone[ev["zone"]].index
+            ev["face_up"] = g.deck.codes(s.z[zi][:s.face_up[zi]])
 
 
 def _norm(x):
