@@ -521,3 +521,21 @@ def test_scenario_deal_shows_the_given_widows_face_up_cards():
     ev = [e for e in s.log_all() if e["type"] == "deal" and e["zone"] == "widow"][0]
     assert ev["face_up"] == widow[:3]
     assert s.view(0)["zones"]["widow"]["face_up"] == widow[:3]
+
+
+def test_carry_with_widow_to_first_trick_gives_the_widow_to_the_first_winner():
+    """cancellation-black-lady.md, "Variants": widow to the winner of the first trick, combined with
+    all_cancelled=carry: when the first trick is carried, its winner is the next trick's winner, who takes
+    the widow with it (no widow card may be left out of the deal's 52 points)."""
+    opts = {"all_cancelled": "carry", "widow_to": "first_trick"}
+    s, ev, n = play_first_trick(["5C", "5C", "9H", "9S"], opts)
+    assert ev.get("carried") and s.view(None)["zones"]["widow"]["count"] == widow_size(n)
+    _play_until(s, lambda st: len([e for e in st.log_all() if e["type"] == "trick"]) == 2)
+    ev2 = [e for e in s.log_all() if e["type"] == "trick"][1]
+    assert not ev2.get("carried")
+    w = ev2["winner"]
+    assert s.view(None)["zones"]["widow"]["count"] == 0
+    assert len(s.view(w)["zones"]["won"][str(w)]) == 2 * n + widow_size(n)
+    _play_until(s, lambda st: any(e["type"] == "deal_score" for e in st.log_all()))
+    score = [e for e in s.log_all() if e["type"] == "deal_score"][-1]
+    assert sum(score["points"].values()) == 52

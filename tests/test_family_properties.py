@@ -52,6 +52,7 @@ CASES = [("black-lady", n, {}) for n in (3, 4, 5, 6)] + [
     ("cancellation-black-lady-8-widow", 8, {}),
     ("cancellation-black-lady", 7, {"all_cancelled": "carry"}),
     ("cancellation-black-lady", 9, {"discards_win": False, "widow_to": "first_trick"}),
+    ("cancellation-black-lady", 10, {"discards_win": False, "widow_to": "first_trick", "all_cancelled": "carry"}),
 ]
 IDS = [f"{r}-{n}" + "".join(f"-{k}={v}" for k, v in o.items()) for r, n, o in CASES]
 MATCHES = 3  # full matches per case with every check at every step (plus the oracle-only matches below)
@@ -125,7 +126,9 @@ def check_log(name, n, opts, log):
             pending = []
             taken[want] += pts
             trick_points += pts
-        widow_winner = tricks[0]["winner"] if widow_first else tricks[-1]["winner"]
+        # The widow goes to the first trick's winner (a carried first trick: the winner who takes it) or the last's.
+        widow_winner = next(t["winner"] for t in tricks if not t.get("carried")) if widow_first \
+            else tricks[-1]["winner"]
         taken[widow_winner] += total - trick_points   # the widow's points (none with no widow)
         raw = [taken[s] for s in range(n)]
         assert sum(raw) == total
