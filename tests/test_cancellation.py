@@ -539,3 +539,22 @@ def test_carry_with_widow_to_first_trick_gives_the_widow_to_the_first_winner():
     _play_until(s, lambda st: any(e["type"] == "deal_score" for e in st.log_all()))
     score = [e for e in s.log_all() if e["type"] == "deal_score"][-1]
     assert sum(score["points"].values()) == 52
+
+
+def test_pass_identical_twins_but_not_one_card_twice():
+    """cancellation-black-lady.md, "Players, cards, points" (two identical cards) and "Passing": a seat holding
+    both copies of a card may pass both; a card held once cannot be passed twice."""
+    g = _game(6, ())
+    for seed in range(100):
+        s = g.new_state(seed=seed)
+        c = Counter(s.view(1)["zones"]["hand"]["1"])
+        twins = [k for k, v in c.items() if v == 2]
+        single = [k for k, v in c.items() if v == 1]
+        if twins and single:
+            break
+    else:
+        pytest.fail("no seed dealt seat 1 a pair of twins")
+    with pytest.raises(IllegalAction):
+        s.apply(f"pass {single[0]} {single[0]}")
+    s.apply(f"pass {twins[0]} {twins[0]}")
+    assert Counter(s.view(1)["zones"]["hand"]["1"])[twins[0]] == 0
