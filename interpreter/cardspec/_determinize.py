@@ -123,6 +123,18 @@ def _template(game, view, seed=None):
                 s.flight[seat] = [face(c) for c in view["passing"]]
             else:
                 slots.append(((FLIGHT, seat), None, seat, k))
+        # The seat to act may have picked some cards already (``one_at_a_time``): its own view shows
+        # them; for another seat they are the cards no zone, trick or finished pass accounts for.
+        if to_act == me:
+            if view.get("passing"):
+                s.flight[me] = [face(c) for c in view["passing"]]
+        else:
+            shown = sum(len(h) for zi, zn in enumerate(game.zones)
+                        for h in (s.z[zi] if zn.per_seat else [s.z[zi]]))
+            shown += sum(c for _, _, _, c in slots) + len(s.plays)
+            shown += sum(len(f) for f in s.flight if f is not None)
+            if len(game.deck.cards) > shown:
+                slots.append(((FLIGHT, to_act), None, to_act, len(game.deck.cards) - shown))
     log = view.get("log")
     if log:
         for ev in _current_deal(log):
