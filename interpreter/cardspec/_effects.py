@@ -21,7 +21,8 @@ Chips, chance and turn control (docs/turns.md has examples)::
     - reveal: {cards: "hand[seat]", seat: seat}        # a public `reveal` event with the codes
     - for_each: {as: p, in: seats, where: "chips[p] > 0", do: [effects]}
     - next_seat: seat                                  # turns step: who takes the next turn
-    - end: turn                                        # turns step: turn | step | deal | match
+    - end: turn                                        # turns step: turn | step | deal | match;
+                                                       #   the effects after it in the list do not run
 """
 from __future__ import annotations
 
@@ -232,7 +233,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         if level is None:
             comp.problem(path, f"end: is one of {', '.join(END_LEVELS)}; found '{body}'")
             return None
-        return [f"s.ts[3] = max(s.ts[3], {level})"]
+        return [f"s.ts[3] = max(s.ts[3], {level})", "return   # the effects after it do not run"]
     if kind == "emit":
         if not isinstance(body, dict) or "type" not in body:
             comp.problem(path, "emit takes {type: NAME, field: EXPR, …}")

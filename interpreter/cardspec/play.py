@@ -14,6 +14,13 @@ def _seat(s) -> str:
     return f"seat {s}"
 
 
+class _Fields(dict):
+    """Event fields for a ruleset's ``log:`` template; a missing field reads as '?'."""
+
+    def __missing__(self, key):
+        return "?"
+
+
 def format_events(game, events, seat=None) -> list:
     """Readable lines for a list of events (as returned by ``State.log``/``log_all``)."""
     lines = []
@@ -53,7 +60,18 @@ def format_events(game, events, seat=None) -> list:
             lines.append("Ranking (best first): " + ", ".join(str(x) for x in ev["ranking"]))
             if ev.get("loser"):
                 lines.append("Loser: " + ", ".join(f"seat {x}" for x in ev["loser"]))
-        elif t in ("play", "shuffle", "deal_end", "pass_chosen"):
+        elif t == "action":
+            lines.append(f"  seat {ev['seat']}: {ev['action']}")
+        elif t == "reveal":
+            who = f"seat {ev['seat']} shows" if "seat" in ev else "revealed:"
+            lines.append(f"  {who} {' '.join(ev['cards'])}")
+        elif t == "reshuffle":
+            lines.append(f"  the discards ({ev['cards']} cards) are shuffled into a new stock")
+        elif t == "turn_cap":
+            lines.append(f"  turn cap: stop after {ev['turns']} turns")
+        elif t in (game.data.get("log") or {}):   # the ruleset's own line for its events ({field} parts)
+            lines.append("  " + str(game.data["log"][t]).format_map(_Fields(ev)))
+        elif t in ("play", "shuffle", "deal_end", "pass_chosen", "turn"):
             continue
         else:
             fields = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
