@@ -287,3 +287,9 @@ def test_bid_order_expression(tmp_path):
         seats.append(s.to_act)
         s.apply(s.legal_actions()[-1])
     assert seats == [2, 3, 0, 1]
+
+
+def test_hand_size_option_is_capped_by_the_deck():
+    """Bad input gets no traceback: option hand_size above 52 // players deals every card (13 each at 4)."""
+    s = game(4, hand_size=20, deals=1).new_state(seed=1)
+    assert all(len(h) == 13 for h in (s.view(p)["zones"]["hand"][str(p)] for p in range(4)))
