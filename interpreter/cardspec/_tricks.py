@@ -70,7 +70,7 @@ class Tricks(Step):
         play = comp.filter_lines(body.get("play", True), path + ("play",), PLAY_CTX, "card", "c1")
         dedupe = game.deck.copies > 1 or game.deck.jokers > 1
         H, W, n = self.hand, self.won, game.n
-        legal = [f"p_hand = hands[p_seat]", "if s.plays:", f"    led = v[{LED_SUIT}]"]
+        legal = [f"p_hand = hands[p_seat]", "if plays:", f"    led = v[{LED_SUIT}]"]
         if self.follow == "suit":
             legal += ["    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
         else:
@@ -91,13 +91,12 @@ class Tricks(Step):
         # Play p_card for p_seat; sets `done` when the deal's tricks are over.
         play_card = [
             "p_hand.remove(p_card)",
-            "plays = s.plays",
             "if not plays:",
             f"    v[{LEADER}] = p_seat",
             f"    v[{LED_SUIT}] = SUIT[p_card]",
             f"    v[{TRICK_NUMBER}] += 1",
             "plays.append((p_seat, p_card))",
-            "if s.events is not None:",
+            "if events is not None:",
             "    s.emit({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
         ] + after_play + [
             f"if len(plays) < {n}:",
@@ -141,18 +140,19 @@ class Tricks(Step):
                 "    if s.carried:",
                 "        dst.extend(s.carried)",
                 "        s.carried = []",
-                "if s.events is not None:",
+                "if events is not None:",
                 "    _trick_event(s, cancelled, carried, p_winner, p_leader)",
                 f"v[{WINNER}] = p_winner",
                 "if not carried:"] + ["    " + ln for ln in after_trick] + ["    pass",
-                "s.plays = []",
+                "plays = s.plays = []",
                 f"v[{LED_SUIT}] = -1",
                 "if not done:",
                 f"    v[{LEADER}] = p_winner",
                 f"    v[{TO_ACT}] = p_winner"]
         play_card += ["    " + ln for ln in res]
         comp.ns["_trick_event"] = _trick_event
-        head = ["v = s.v", "z = s.z", f"hands = z[{H}]", f"p_seat = v[{TO_ACT}]"]
+        head = ["v = s.v", "z = s.z", f"hands = z[{H}]", f"p_seat = v[{TO_ACT}]", "plays = s.plays",
+                "events = s.events"]
         local = re.compile(r"\bs\.([vz])\[")
         legal = [local.sub(r"\1[", ln) for ln in legal]
         play_card = [local.sub(r"\1[", ln) for ln in play_card]

@@ -27,6 +27,7 @@ from .errors import GameOver, IllegalAction, Problem, RulesetError
 from .loader import Ruleset, read_ruleset
 
 from ._slots import *  # noqa: F401,F403  (slot indexes of State.v)
+from ._turns import TURNS as _TS_TURNS
 from ._slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
 VISIBILITY = ("owner", "all", "none", "all_but_owner")
 
@@ -38,6 +39,7 @@ class Zone:
     per_seat: bool
     visibility: str
     help: str = ""
+    melds: bool = False   # items are melds (tuples of cards), not cards (cardspec._melds)
 
 
 @dataclass
@@ -127,12 +129,14 @@ class Game:
         for name, spec in zspec.items():
             spec = spec or {}
             vis = spec.get("visibility", "owner" if spec.get("owner") == "seat" else "all")
-            self.zones.append(Zone(name, len(self.zones), spec.get("owner") == "seat", vis, spec.get("help", "")))
+            self.zones.append(Zone(name, len(self.zones), spec.get("owner") == "seat", vis, spec.get("help", ""),
+                                   bool(spec.get("melds", False))))
         if "stock" not in zspec:
             self.zones.append(Zone("stock", len(self.zones), False, "none", "the undealt cards"))
         self.zone = {z.name: z for z in self.zones}
         for z in self.zones:
-            env.names[z.name] = Binding(f"s.z[{z.index}]", SEAT_ZONE if z.per_seat else ZONE)
+            zt = SEAT_ZONE if z.per_seat else ZONE
+            env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt)
         self.stock = self.zone["stock"].index
         # Counters (per seat) and vars (scalar).
         self.counters = []
@@ -262,7 +266,8 @@ class Game:
                 continue
             ptypes = []
             for p, t in params:
-                ptypes.append({"card": CARD, "suit": SUIT, "int": INT, "seat": INT, "": INT}.get(t, INT))
+                ptypes.append({"card": CARD, "suit": SUIT, "int": INT, "seat": INT, "": INT,
+                               "cards": list_of(CARD)}.get(t, INT))
             code = comp.code(text, ("define", key), tuple(zip([p for p, _ in params], ptypes)))
             fname = f"_d_{name}"
             if code is None:
@@ -343,7 +348,8 @@ class State:
     """
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
-                 "plays", "flight", "queue", "carried", "history", "_stack_order", "result", "_deal_override", "ts", "_cache")
+                 "plays", "flight", "queue", "carried", "history", "_stack_order", "_result", "_deal_override", "ts", "_cache",
+                 "positions")
 
     def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
@@ -361,12 +367,13 @@ class State:
         self.history = []     # actions applied, as text (for replay)
         self.terminal = False
         self.entered = False
-        self.result = None
+        self._result = None
         self.pc = 0
         self._stack_order = None
         self._deal_override = deal
         self._cache = None
         self.ts = None        # the turns step's own counters (see _turns.py)
+        self.positions = None  # positions seen, for repetition: (hash, key, older) chain (effect `repetition`)
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
@@ -376,17 +383,24 @@ class State:
         self._advance()
 
     # ---- copying ------------------------------------------------------------
-    def clone(self) -> "State":
-        """An independent copy (zones, counters, values, RNG, log)."""
+    def clone(self, share_rng: bool = False) -> "State":
+        """An independent copy (zones, counters, values, RNG, log).
+
+        ``share_rng=True`` gives the copy this state's RNG object instead of a copy of it (a
+        search over positions without chance: copying the RNG's state is most of a clone's cost).
+        """
         s = State.__new__(State)
         s.game = self.game
         s.n = self.n
         s.z = [[list(h) for h in z] if per else list(z) for per, z in zip(self.game.per_seat, self.z)]
         s.c = [list(c) for c in self.c]
         s.v = list(self.v)
-        r = random.Random()
-        r.setstate(self.rng.getstate())
-        s.rng = r
+        if share_rng:
+            s.rng = self.rng
+        else:
+            r = random.Random()
+            r.setstate(self.rng.getstate())
+            s.rng = r
         s.pc = self.pc
         s.entered = self.entered
         s.terminal = self.terminal
@@ -398,11 +412,34 @@ class State:
         s.carried = list(self.carried)
         s.history = list(self.history)
         s._stack_order = self._stack_order
-        s.result = self.result
+        s._result = self._result
         s._deal_override = None
         s._cache = None
         s.ts = list(self.ts) if self.ts is not None else None
+        s.positions = self.positions   # an immutable chain: shared, never copied
         return s
+
+    def position_key(self) -> tuple:
+        """A hashable key of the position: two states with equal keys have the same future under the rules.
+
+        Covers the step being played, every zone (per-seat zones as sorted multisets, shared zones in
+        order), counters, vars and system values (but not the turn count), the trick, cards in flight and
+        the turns step's counters (but not its count of turns taken). Leaves out the log, the action
+        history, the RNG and the repetition history. Used by the ``repetition`` effect and by
+        ``cardspec.solve``'s transposition table (a game whose rules read ``turn_number`` or a turn cap
+        is keyed as if the turn count did not matter).
+        """
+        z = []
+        for per, zone in zip(self.game.per_seat, self.z):
+            z.append(tuple([tuple(sorted(h)) for h in zone]) if per else tuple(zone))
+        v = list(self.v)
+        v[TURN] = 0
+        ts = self.ts
+        if ts is not None:
+            ts = tuple(ts[:_TS_TURNS]) + tuple(ts[_TS_TURNS + 1:])
+        fl = tuple([tuple(f) if f is not None else None for f in self.flight]) if self.flight is not None else None
+        return (self.pc, self.entered, self.terminal, tuple(z), tuple([tuple(c) for c in self.c]), tuple(v), ts,
+                tuple(self.face_up), tuple(self.plays), fl, tuple(self.queue), tuple(self.carried))
 
     __copy__ = clone
 
@@ -451,7 +488,7 @@ class State:
             if step.decision:
                 if self.entered:
                     return
-                if self._deal_override is not None:
+                if self._deal_override is not None and not step.before_deal:   # choices before the deal: later
                     from .scenario import apply_deal_override
                     override, self._deal_override = self._deal_override, None
                     apply_deal_override(self, override)
@@ -485,18 +522,30 @@ class State:
         self._start_deal()
 
     def _game_over(self):
-        g = self.game
         self.terminal = True
         self.v[TO_ACT] = -1
-        vals = self.game_scores()
-        ranking = sorted(vals, key=lambda k: (vals[k] if g.ranking == "lowest" else -vals[k], k))
-        ev = {"type": "game_over", "scores": {str(k): x for k, x in vals.items()}, "ranking": ranking}
-        if vals and g.loser in ("highest", "lowest"):
-            worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
-            ev["loser"] = [k for k, x in vals.items() if x == worst]
-        ev["winner"] = [k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else []
-        self.result = ev
-        self.emit(ev)
+        self._result = None
+        if self.events is not None:
+            self.emit(self.result)
+
+    @property
+    def result(self):
+        """The ``game_over`` event (scores, ranking, loser, winner) once the match is over, else None."""
+        if self._result is None and self.terminal:
+            g = self.game
+            vals = self.game_scores()
+            ranking = sorted(vals, key=lambda k: (vals[k] if g.ranking == "lowest" else -vals[k], k))
+            ev = {"type": "game_over", "scores": {str(k): x for k, x in vals.items()}, "ranking": ranking}
+            if vals and g.loser in ("highest", "lowest"):
+                worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
+                ev["loser"] = [k for k, x in vals.items() if x == worst]
+            ev["winner"] = [k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else []
+            self._result = ev
+        return self._result
+
+    @result.setter
+    def result(self, value):
+        self._result = value
 
     # ---- scores -------------------------------------------------------------
     def game_scores(self) -> dict:
@@ -644,7 +693,9 @@ class State:
             if zn.per_seat:
                 per = {}
                 for owner, cards in enumerate(self.z[zn.index]):
-                    if self.can_see(zn, owner, seat):
+                    if zn.melds:
+                        per[str(owner)] = [[code[c] for c in m] for m in cards]
+                    elif self.can_see(zn, owner, seat):
                         per[str(owner)] = [code[c] for c in g.deck.sorted(cards)] if zn.name == "hand" \
                             else [code[c] for c in cards]
                     else:
@@ -652,7 +703,9 @@ class State:
                 zones[zn.name] = per
             else:
                 cards = self.z[zn.index]
-                if self.can_see(zn, None, seat):
+                if zn.melds:
+                    zones[zn.name] = [[code[c] for c in m] for m in cards]
+                elif self.can_see(zn, None, seat):
                     zones[zn.name] = [code[c] for c in cards]
                 else:
                     k = self.face_up[zn.index]
