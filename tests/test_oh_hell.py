@@ -293,3 +293,18 @@ def test_hand_size_option_is_capped_by_the_deck():
     """Bad input gets no traceback: option hand_size above 52 // players deals every card (13 each at 4)."""
     s = game(4, hand_size=20, deals=1).new_state(seed=1)
     assert all(len(h) == 13 for h in (s.view(p)["zones"]["hand"][str(p)] for p in range(4)))
+
+
+def test_trump_follows_a_scenario_deal_override():
+    """DESIGN.md "Scenarios" + vanishing-whist.md "Oh Hell": a scenario that fixes the turned-up card
+    (``deal:``) gets that card's suit as trump (trump ♥ here, so ♥A beats ♠2)."""
+    g = game(3, hand_size=1, deals=1)
+    hand, turnup = g.zone["hand"].index, g.zone["turnup"].index
+    f = g.deck.face
+    s = g.new_state(seed=1, deal={(hand, 0): [f("KH")], (hand, 1): [f("AH")], (hand, 2): [f("2S")],
+                                  (turnup, None): [f("3H")]})
+    assert s.view(None)["trump"] == "H"
+    bid_all(s, [1, 0, 1])
+    for c in ("AH", "2S", "KH"):
+        s.apply(c)
+    assert events(s, "trick")[0]["winner"] == 1

@@ -91,6 +91,14 @@ class Trump(Step):
             body = "no_suit"
         self.suit = comp.expr(body, path, (), (SUIT,))
 
+    # Counted as a decision point that never waits (``enter`` returns False): a scenario's ``deal:``
+    # override is put in place at the deal's first decision point, so the trump sees the overridden cards.
+    decision = True
+
+    def enter(self, s):
+        self.run(s)
+        return False
+
     def run(self, s):
         t = self.suit(s)
         t = t if 0 <= t < len(s.game.deck.suits) else -1
