@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import random
 
+from .errors import RulesetError
+
 
 def _guard(act):
     @functools.wraps(act)
@@ -130,10 +132,7 @@ def _policy_bot(game, name, seed):
         raise ValueError(f"{rs_name} has no policy '{name}' (this cardspec has no policy bots)")
     try:
         return PolicyBot(game, name, seed=seed)
-    except TypeError:
-        try:
-            return PolicyBot(game, name)
-        except Exception as e:  # noqa: BLE001 - report any refusal as a bad policy name
-            raise ValueError(f"{rs_name} has no policy '{name}' ({e})") from None
-    except Exception as e:  # noqa: BLE001
-        raise ValueError(f"{rs_name} has no policy '{name}' ({e})") from None
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+    except RulesetError as e:
+        raise ValueError(f"{rs_name}: policy '{name}' does not compile: {e}") from None

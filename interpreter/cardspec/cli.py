@@ -149,7 +149,11 @@ def simulate(ruleset, matches, players, bots, policy, workers, seed, option, as_
         raise click.BadParameter("choose one of --json and --csv", param_hint="--json/--csv")
     opts = _options(option)
     bar = None
-    if sim.progress_enabled():
+    try:
+        import rich  # noqa: F401  (the progress bar; simulate works without it)
+    except ImportError:
+        rich = None
+    if sim.progress_enabled() and rich is not None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
