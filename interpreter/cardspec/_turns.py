@@ -288,6 +288,9 @@ class Turns(Step):
         lsrc = legal.src if legal is not None else "False"
         args = "(" + "".join(f"p_{P.name}, " for P in a.params) + ")"
         lines = ["out = []"]
+        if a.params and lsrc != "True" and self._param_free(game, spec.get("legal", True)):
+            lines.append(f"if not ({lsrc}): return out")   # the same for every value: checked once
+            lsrc = "True"
         ind = ""
         for head, _ in loops:
             lines.append(ind + head)
@@ -306,6 +309,16 @@ class Turns(Step):
         src = effects_source(game, comp, spec.get("effects"), path + ("effects",), ctx)
         a.fx = comp.function("", ctx, statements=src) if src else None
         return a
+
+    @staticmethod
+    def _param_free(game, text):
+        """True when ``legal:`` compiles with ``seat`` alone (it names no parameter): hoisted out of the loops."""
+        from .dsl import DslError, compile_expr
+        try:
+            compile_expr(text, game.env, {"seat": Binding("p_seat", INT)}, (BOOL,))
+            return True
+        except DslError:
+            return False
 
     def _zone(self, comp, text, path, ctx):
         code = comp.code(text, path, ctx)
