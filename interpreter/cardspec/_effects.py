@@ -32,6 +32,8 @@ from .dsl import ANY, BOOL, CARD, INT, list_of
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end")
 #: ``end:`` values, in the order of their reach (the turns step reads ``State.ts[3]``).
 END_LEVELS = {"turn": 1, "step": 2, "deal": 3, "match": 4}
+#: More effect kinds from other modules: name -> ``f(game, comp, body, path, params) -> lines`` (e.g. _melds.py).
+EXTRA_EFFECTS = {}
 
 
 def compile_effects(game, comp: Compiler, effects, path, params):
@@ -59,7 +61,7 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
             comp.problem(p, "an effect is a mapping such as {set: {name: value}}")
             continue
         kinds = [k for k in eff if k != "if"]
-        if len(kinds) != 1 or kinds[0] not in EFFECT_KINDS:
+        if len(kinds) != 1 or (kinds[0] not in EFFECT_KINDS and kinds[0] not in EXTRA_EFFECTS):
             comp.problem(p, f"an effect has one of {', '.join(EFFECT_KINDS)} (and an optional if:); "
                             f"found {', '.join(kinds) or 'nothing'}")
             continue
@@ -79,6 +81,8 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
 
 
 def _effect_lines(game, comp, kind, body, path, params):
+    if kind in EXTRA_EFFECTS:
+        return EXTRA_EFFECTS[kind](game, comp, body, path, params)
     if kind == "set":
         if not isinstance(body, dict) or not body:
             comp.problem(path, "set takes {name: value, …}")

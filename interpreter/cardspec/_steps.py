@@ -433,3 +433,4 @@ class Do(Step):
 from . import _tricks  # noqa: E402,F401  (registers the tricks step)
 from . import _bidding, _trumps  # noqa: E402,F401  (register the bid and trump steps)
 from . import _turns  # noqa: E402,F401  (registers the turns step)
+from . import _melds  # noqa: E402,F401  (meld functions for expressions, meld/lay_off effects)

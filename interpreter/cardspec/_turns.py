@@ -244,8 +244,12 @@ class Turns(Step):
                         continue
                     P.kmin, P.kmax = kmin.src, kmax.src
                     cond = f" if {where}" if where else ""
-                    loops.append((f"for {var} in _t_combos([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
-                                  f"{kmax.src}, SORT_KEY.__getitem__):", []))
+                    cand = comp.code(pspec["candidates"], pp + ("candidates",), cur) if "candidates" in pspec else None
+                    if cand is not None:   # the ruleset lists the card sets worth checking (e.g. melds_in(...))
+                        loops.append((f"for {var} in {cand.src}:", []))
+                    else:
+                        loops.append((f"for {var} in _t_combos([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
+                                      f"{kmax.src}, SORT_KEY.__getitem__):", []))
                     checks.append(f"if not ({kmin.src} <= len({var}) <= {kmax.src}): return False")
                     checks.append(f"if not _t_sub({var}, {zsrc}): return False")
                     if where:
