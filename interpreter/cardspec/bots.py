@@ -86,7 +86,7 @@ def take_turn(state, bot: Bot, seat: int | None = None) -> str:
     return action
 
 
-BOTS = ("random", "ismcts", "policy")
+BOTS = ("random", "ismcts", "policy", "meld")
 
 
 def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
@@ -115,6 +115,9 @@ def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
         return ISMCTSBot(game, seed=seed, **kw)
     if name == "policy":
         return _policy_bot(game, arg or policy, seed)
+    if name == "meld":
+        from .meldbot import MeldBot, from_ruleset
+        return from_ruleset(game, seed) or MeldBot(seed=seed)
     raise ValueError(f"unknown bot '{spec}'; bots: {', '.join(BOTS)}")
 
 

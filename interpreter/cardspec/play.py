@@ -132,7 +132,9 @@ def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.e
     """Play one match; bots act from their view only. Returns the final state."""
     state = game.new_state(seed=seed, dealer=dealer)
     bot_rng = random.Random(f"{seed}-bots")
-    bots = {i: RandomBot(bot_rng.random()) for i in range(game.n)}
+    from .meldbot import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
+    default = from_ruleset(game)
+    bots = {i: default or RandomBot(bot_rng.random()) for i in range(game.n)}
     shown = 0
     while not state.terminal:
         seat = state.to_act
