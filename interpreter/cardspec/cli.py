@@ -210,5 +210,37 @@ def replay(scenario, as_json, option):
     sys.exit(0 if rep.ok else 1)
 
 
+@main.command()
+@click.option("--stdio", is_flag=True, help="Line-delimited JSON on stdin/stdout (bots move at once).")
+@click.option("--http", "http", default=None, metavar="HOST:PORT",
+              help="WebSocket + HTTP API + the browser table at http://HOST:PORT/ (port 0: a free one).")
+@click.option("--max-tables", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--max-message-bytes", type=click.IntRange(256), default=65536, show_default=True)
+@click.option("--idle-timeout", type=click.FloatRange(0.1), default=1800.0, show_default=True,
+              help="Seconds without activity after which a table is closed.")
+@click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.5, show_default=True,
+              help="Seconds before each bot move over WebSocket, unless a table asks for another.")
+def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay):
+    """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
+    from .protocol import Limits
+    if bool(stdio) == bool(http):
+        raise click.UsageError("choose one of --stdio and --http HOST:PORT")
+    limits = Limits(max_tables=max_tables, max_message_bytes=max_message_bytes, idle_timeout=idle_timeout,
+                    bot_delay=bot_delay)
+    if stdio:
+        from .protocol import serve_stdio
+        sys.exit(serve_stdio(limits=limits))
+    from .server import parse_address, serve_http
+    try:
+        parse_address(http)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--http") from None
+    try:
+        sys.exit(serve_http(http, limits))
+    except OSError as e:
+        click.echo(f"error: cannot serve on {http}: {e.strerror or e}", err=True)
+        sys.exit(2)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

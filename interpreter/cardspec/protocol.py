@@ -1,0 +1,541 @@
+"""The table protocol: JSON messages that let any front end create tables, sit at a seat and play.
+
+Transport-independent: ``Session.handle(line)`` takes one message (text or bytes, one JSON
+object) and returns the replies; ``Session.updates()`` returns the pushed ``update``
+messages of the tables it joined that changed since. ``serve_stdio`` runs it over
+line-delimited JSON; ``cardspec.server`` runs it over WebSocket. docs/protocol.md describes
+every message and schema/protocol/*.schema.json gives each one's JSON Schema (Draft 2020-12);
+incoming messages are checked against those schemas.
+
+Every failure is an ``error`` message ``{"type": "error", "code": ..., "message": ...}``
+with a stable ``code`` (the ``CODES`` table) — never an exception or a traceback on the wire.
+
+Secrets: creating a table returns one random token per person seat; a seat acts and sees
+its own hand only with its token. Without a token a client is a spectator and gets
+``State.view(None)`` / ``State.log(None)``: public facts only. The seed is kept secret until
+the match is over (it would reveal every hand) unless the creator chose it.
+
+Only the public engine API is used: ``cardspec.load``, ``Game.new_state``, ``State.to_act``,
+``terminal``, ``legal_actions``, ``apply``, ``view``, ``log``, ``scores``; bots get a view
+and the legal actions (``cardspec.bots``).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+import sys
+import time
+from dataclasses import dataclass, field
+
+from . import __version__
+from .bots import RandomBot, make_bot
+from .errors import CardspecError, GameOver, IllegalAction
+
+PROTOCOL_VERSION = 1
+
+#: Every error code a client may receive, with what it means.
+CODES = {
+    "json/malformed": "the message is not valid UTF-8 JSON",
+    "message/too_large": "the message is longer than the server's max_message_bytes",
+    "message/invalid": "the message is not an object or does not match its schema",
+    "message/unknown_type": "the message's type is not one the protocol knows",
+    "table/not_found": "no table with that id (never created, or closed when idle)",
+    "table/limit": "the server holds max_tables tables already",
+    "table/invalid": "the create message asks for something impossible (players, bots, bot_delay)",
+    "ruleset/unknown": "not a built-in ruleset name",
+    "ruleset/invalid": "the ruleset rejected the options",
+    "auth/bad_token": "the token is not the token of any seat at that table",
+    "action/not_your_turn": "another seat (to_act) must act now",
+    "action/illegal": "not a legal action now; legal lists the legal ones",
+    "action/game_over": "the match is over",
+    "session/limit": "this connection joined too many tables",
+    "server/internal": "a bug in the server; the message says what (no traceback)",
+}
+
+
+class ProtocolError(Exception):
+    """An error to send to the client: ``code`` (from ``CODES``), ``message`` and extra fields."""
+
+    def __init__(self, code: str, message: str, **extra):
+        assert code in CODES, code
+        super().__init__(message)
+        self.code, self.message, self.extra = code, message, extra
+
+    def to_message(self, msg_id=None) -> dict:
+        out = {"type": "error", "code": self.code, "message": self.message}
+        out.update(self.extra)
+        if msg_id is not None:
+            out["id"] = msg_id
+        return out
+
+
+@dataclass
+class Limits:
+    """Bounds of one server. Units: tables, bytes, seconds.
+
+    ``bot_delay`` is the default pause before each bot move (a table may ask for another,
+    up to ``max_bot_delay``); over stdio bots move at once.
+    """
+
+    max_tables: int = 200
+    max_message_bytes: int = 65536
+    idle_timeout: float = 1800.0
+    bot_delay: float = 0.0
+    max_bot_delay: float = 10.0
+    max_joined: int = 64
+
+    def public(self) -> dict:
+        return {"max_tables": self.max_tables, "max_message_bytes": self.max_message_bytes,
+                "idle_timeout": self.idle_timeout, "bot_delay": self.bot_delay,
+                "max_bot_delay": self.max_bot_delay}
+
+
+# ---- schemas -------------------------------------------------------------------------
+def schema_dir():
+    """Folder of the protocol's JSON Schemas (``schema/protocol`` in the source tree or the wheel)."""
+    from .loader import schema_path
+    return schema_path().parent / "protocol"
+
+
+@functools.lru_cache(maxsize=None)
+def schemas() -> dict:
+    """``{"client.create": schema, "server.update": schema, …}`` from schema/protocol/*.schema.json."""
+    out = {}
+    for p in sorted(schema_dir().glob("*.schema.json")):
+        out[p.name[: -len(".schema.json")]] = json.loads(p.read_text(encoding="utf-8"))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(name: str):
+    from jsonschema import Draft202012Validator
+    return Draft202012Validator(schemas()[name])
+
+
+def check_message(msg: dict, direction: str = "client") -> None:
+    """Check one message against its schema (``direction`` ``client`` or ``server``).
+
+    Raises ``ProtocolError`` ``message/unknown_type`` or ``message/invalid`` naming the field.
+    """
+    kind = msg.get("type")
+    name = f"{direction}.{kind}"
+    if not isinstance(kind, str) or name not in schemas():
+        known = sorted(k.split(".", 1)[1] for k in schemas() if k.startswith(direction + "."))
+        raise ProtocolError("message/unknown_type", f"unknown message type {kind!r}; types: {', '.join(known)}")
+    errors = sorted(_validator(name).iter_errors(msg), key=lambda e: (len(e.path), str(e.path)))
+    if errors:
+        e = errors[0]
+        where = "".join(f"[{p!r}]" if isinstance(p, int) else f".{p}" for p in e.path) or "(message)"
+        raise ProtocolError("message/invalid", f"{kind}: {where}: {e.message}")
+
+
+# ---- rulesets and games ------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def ruleset_catalogue() -> list:
+    """Built-in rulesets: ``[{"name", "title", "players": {"min", "max"}, "options": {name: spec}}]``.
+
+    A built-in file that does not load (a ruleset being written) is left out.
+    """
+    from .loader import builtin_names, read_ruleset
+    out = []
+    for name in builtin_names():
+        try:
+            rs = read_ruleset(name)
+        except CardspecError:
+            continue
+        lo, hi = rs.players
+        opts = {k: {kk: vv for kk, vv in v.items() if kk in ("type", "default", "min", "max", "values", "help")}
+                for k, v in (rs.options or {}).items()}
+        out.append({"name": name, "title": rs.title, "players": {"min": lo, "max": hi}, "options": opts})
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _game(ruleset: str, players: int, options_json: str):
+    from . import load
+    return load(ruleset, players, json.loads(options_json))
+
+
+def _load_game(ruleset, players, options):
+    try:
+        return _game(ruleset, players, json.dumps(options, sort_keys=True))
+    except CardspecError as e:
+        raise ProtocolError("ruleset/invalid", str(e)) from None
+
+
+# ---- tables ----------------------------------------------------------------------------------
+class Table:
+    """One match: a State, a token per person seat, a Bot per bot seat.
+
+    ``version`` grows by one at every change (an action, a bot move); subscribers compare it.
+    """
+
+    def __init__(self, table_id, ruleset, players, options, seed, seed_given, bots: dict, bot_delay: float,
+                 now: float):
+        self.id = table_id
+        self.ruleset, self.players, self.options = ruleset, players, options
+        self.seed, self.seed_given = seed, seed_given
+        self.game = _load_game(ruleset, players, options)
+        self.state = self.game.new_state(seed=seed)
+        self.bot_specs = bots
+        self.bots = {s: (RandomBot(seed=f"{seed}-bot-{s}") if spec == "random" else
+                         make_bot(spec, seed=f"{seed}-bot-{s}", game=self.game)) for s, spec in bots.items()}
+        self.tokens = {s: secrets.token_urlsafe(18) for s in range(players) if s not in bots}
+        self._seat_of = {t: s for s, t in self.tokens.items()}
+        self.bot_delay = bot_delay
+        self.created = self.touched = now
+        self.version = 0
+        self.actions = 0
+        self.closed = None          # reason, once closed
+        self.listeners = set()      # callables(table), told after each change
+
+    # -- seats
+    def seat_for(self, token) -> int | None:
+        """The seat of ``token`` (None for no token: a spectator). Raises ``auth/bad_token``."""
+        if token is None:
+            return None
+        seat = self._seat_of.get(token) if isinstance(token, str) else None
+        if seat is None:
+            raise ProtocolError("auth/bad_token", f"that token is not a seat's token at table {self.id}")
+        return seat
+
+    def bot_to_act(self) -> int | None:
+        s = self.state.to_act
+        return s if s is not None and s in self.bots else None
+
+    # -- changes
+    def _changed(self):
+        self.version += 1
+        self.actions += 1
+        for cb in list(self.listeners):
+            cb(self)
+
+    def act(self, seat: int, action: str, now: float) -> str:
+        """Apply ``action`` for ``seat``. Returns the canonical text. Raises ``ProtocolError``."""
+        self.touched = now
+        st = self.state
+        if st.terminal:
+            raise ProtocolError("action/game_over", "the match is over", scores=st.scores())
+        if st.to_act != seat:
+            raise ProtocolError("action/not_your_turn", f"seat {seat}: not your turn (seat {st.to_act} is to act)",
+                                to_act=st.to_act)
+        try:
+            text = action if action in st.legal_actions() else st.parse_action(action)
+            st.apply(text, seat)
+        except GameOver:
+            raise ProtocolError("action/game_over", "the match is over", scores=st.scores()) from None
+        except IllegalAction as e:
+            raise ProtocolError("action/illegal", str(e), legal=st.legal_actions()) from None
+        self._changed()
+        return text
+
+    def play_bot(self, now: float) -> str | None:
+        """One move of the bot to act (None when a person or nobody is to act)."""
+        seat = self.bot_to_act()
+        if seat is None:
+            return None
+        view = self.state.view(seat)
+        action = self.bots[seat].act(view, view["legal_actions"])
+        return self.act(seat, action, now)
+
+    def play_bots(self, now: float, limit: int = 1_000_000) -> int:
+        """Bots move until a person must act or the match ends. Returns the number of moves."""
+        n = 0
+        while n < limit and self.bot_to_act() is not None:
+            self.play_bot(now)
+            n += 1
+        return n
+
+    # -- reading
+    def info(self) -> dict:
+        """Public facts about the table (no tokens; the seed only when over or chosen by the creator)."""
+        st = self.state
+        out = {"table": self.id, "ruleset": self.ruleset, "players": self.players, "options": self.options,
+               "bots": sorted(self.bots), "to_act": st.to_act, "terminal": st.terminal,
+               "version": self.version, "scores": st.scores(), "bot_delay": self.bot_delay}
+        if st.terminal or self.seed_given:
+            out["seed"] = self.seed
+        return out
+
+    def update(self, seat, since: int) -> tuple[dict, list, int]:
+        """(view, events after ``since``, new cursor) for ``seat`` (None: spectator)."""
+        log = self.state.log(seat)
+        return self.state.view(seat), log[since:], len(log)
+
+
+# ---- registry --------------------------------------------------------------------------------
+class Registry:
+    """Every table of one server, within ``Limits``. Not thread-safe: one event loop (or one thread) drives it.
+
+    ``on_change(table)``, if set, is called after every change of any table (the WebSocket
+    server uses it to run bots with a delay); ``clock`` gives seconds (monotonic).
+    """
+
+    def __init__(self, limits: Limits | None = None, clock=time.monotonic):
+        self.limits = limits or Limits()
+        self.tables: dict[str, Table] = {}
+        self.clock = clock
+        self.on_change = None
+        self.on_close = None
+
+    def create(self, msg: dict) -> Table:
+        """A new table from a ``create`` message (already schema-checked). Raises ``ProtocolError``."""
+        self.reap()
+        if len(self.tables) >= self.limits.max_tables:
+            raise ProtocolError("table/limit", f"this server holds {self.limits.max_tables} tables already; "
+                                "try again when one has closed")
+        cat = {r["name"]: r for r in ruleset_catalogue()}
+        name = msg["ruleset"]
+        if name not in cat:
+            raise ProtocolError("ruleset/unknown", f"unknown ruleset {name!r}; built-in: {', '.join(cat)}")
+        lo, hi = cat[name]["players"]["min"], cat[name]["players"]["max"]
+        players = msg.get("players", lo)
+        if not lo <= players <= hi:
+            raise ProtocolError("table/invalid", f"{name} is for {lo}-{hi} players, not {players}")
+        bots = msg.get("bots", [])
+        if isinstance(bots, list):
+            bots = {int(s): "random" for s in bots}
+        else:
+            try:
+                bots = {int(k): v for k, v in bots.items()}
+            except ValueError:
+                raise ProtocolError("table/invalid", "bots: keys must be seat numbers") from None
+        for s, spec in bots.items():
+            if not 0 <= s < players:
+                raise ProtocolError("table/invalid", f"bots: no seat {s} with {players} players")
+            if spec != "random":
+                try:
+                    make_bot(spec, seed=0, game=_load_game(name, players, msg.get("options") or {}))
+                except ValueError as e:
+                    raise ProtocolError("table/invalid", f"bots: seat {s}: {e}") from None
+        delay = msg.get("bot_delay", self.limits.bot_delay)
+        if not 0 <= delay <= self.limits.max_bot_delay:
+            raise ProtocolError("table/invalid", f"bot_delay must be 0-{self.limits.max_bot_delay} seconds")
+        seed_given = "seed" in msg
+        seed = msg["seed"] if seed_given else secrets.randbits(48)
+        table_id = "t" + secrets.token_hex(5)
+        t = Table(table_id, name, players, msg.get("options") or {}, seed, seed_given, bots, float(delay),
+                  self.clock())
+        self.tables[table_id] = t
+        if self.on_change is not None:
+            t.listeners.add(self.on_change)
+            self.on_change(t)
+        return t
+
+    def get(self, table_id) -> Table:
+        t = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if t is None:
+            raise ProtocolError("table/not_found", f"no table {table_id!r} (it may have closed after "
+                                f"{self.limits.idle_timeout:g} s idle)")
+        return t
+
+    def reap(self) -> list:
+        """Close tables idle for ``idle_timeout`` seconds. Returns the closed ids."""
+        now = self.clock()
+        gone = [t for t in self.tables.values() if now - t.touched > self.limits.idle_timeout]
+        for t in gone:
+            self.close(t, "idle")
+        return [t.id for t in gone]
+
+    def close(self, table: Table, reason: str):
+        table.closed = reason
+        self.tables.pop(table.id, None)
+        table.version += 1
+        for cb in list(table.listeners):
+            cb(table)
+        table.listeners.clear()
+
+    def listing(self) -> list:
+        return [t.info() for t in self.tables.values()]
+
+
+# ---- one client ---------------------------------------------------------------------------------
+@dataclass
+class _Sub:
+    table: Table
+    seat: int | None
+    cursor: int = 0
+    sent: int = -1
+
+
+@dataclass
+class Session:
+    """One client connection: parses messages, answers, and keeps the tables it joined.
+
+    ``inline_bots``: bots move at once after each change (stdio); otherwise the transport
+    runs them (``Registry.on_change``). ``on_dirty`` is called when a joined table changed.
+    """
+
+    registry: Registry
+    inline_bots: bool = False
+    on_dirty: object = None
+    subs: dict = field(default_factory=dict)
+
+    def handle(self, data) -> list:
+        """Replies to one message (``str`` or ``bytes``). Never raises."""
+        msg_id = None
+        try:
+            if isinstance(data, str):
+                size = len(data.encode("utf-8", "surrogatepass"))
+            else:
+                size = len(data)
+            if size > self.registry.limits.max_message_bytes:
+                raise ProtocolError("message/too_large", f"message of {size} bytes; the limit is "
+                                    f"{self.registry.limits.max_message_bytes}")
+            if isinstance(data, (bytes, bytearray)):
+                try:
+                    data = bytes(data).decode("utf-8")
+                except UnicodeDecodeError as e:
+                    raise ProtocolError("json/malformed", f"not UTF-8: {e}") from None
+            try:
+                msg = json.loads(data)
+            except ValueError as e:
+                raise ProtocolError("json/malformed", f"not JSON: {e}") from None
+            if not isinstance(msg, dict):
+                raise ProtocolError("message/invalid", f"a message is a JSON object, not {type(msg).__name__}")
+            msg_id = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
+            check_message(msg)
+            out = getattr(self, "_on_" + msg["type"])(msg)
+            if msg_id is not None:
+                for m in out[:1]:
+                    m["id"] = msg_id
+            return out
+        except ProtocolError as e:
+            return [e.to_message(msg_id)]
+        except Exception as e:  # noqa: BLE001 - the protocol never lets an exception reach the wire
+            print(f"cardspec serve: internal error: {type(e).__name__}: {e}", file=sys.stderr)
+            return [ProtocolError("server/internal", f"{type(e).__name__}: {e}").to_message(msg_id)]
+
+    # -- message handlers
+    def _on_hello(self, msg):
+        return [{"type": "welcome", "protocol": PROTOCOL_VERSION, "server": f"cardspec {__version__}",
+                 "limits": self.registry.limits.public()}]
+
+    def _on_list_rulesets(self, msg):
+        return [{"type": "rulesets", "rulesets": ruleset_catalogue()}]
+
+    def _on_list_tables(self, msg):
+        return [{"type": "tables", "tables": self.registry.listing()}]
+
+    def _on_create(self, msg):
+        t = self.registry.create(msg)
+        if self.inline_bots:
+            t.play_bots(self.registry.clock())
+        return [{"type": "created", **t.info(), "tokens": {str(s): tok for s, tok in t.tokens.items()}}]
+
+    def _on_join(self, msg):
+        t = self.registry.get(msg["table"])
+        seat = t.seat_for(msg.get("token"))
+        key = (t.id, seat)
+        if key not in self.subs:
+            if len(self.subs) >= self.registry.limits.max_joined:
+                raise ProtocolError("session/limit", f"a connection may join {self.registry.limits.max_joined} "
+                                    "seats at most")
+            self.subs[key] = _Sub(t, seat, cursor=int(msg.get("since", 0)))
+            t.listeners.add(self._dirty)
+        t.touched = self.registry.clock()
+        self._dirty(t)
+        return [{"type": "joined", "table": t.id, "seat": seat, "info": t.info()}]
+
+    def _on_leave(self, msg):
+        tid = msg["table"]
+        mine = [k for k in self.subs if k[0] == tid]
+        if not mine:
+            raise ProtocolError("table/not_found", f"this connection has not joined table {tid!r}")
+        for k in mine:
+            del self.subs[k]
+        if not any(k[0] == tid for k in self.subs):
+            t = self.registry.tables.get(tid)
+            if t is not None:
+                t.listeners.discard(self._dirty)
+        return [{"type": "left", "table": tid}]
+
+    def _on_get_view(self, msg):
+        t = self.registry.get(msg["table"])
+        seat = t.seat_for(msg.get("token"))
+        t.touched = self.registry.clock()
+        view, events, nxt = t.update(seat, int(msg.get("since", 0)))
+        return [{"type": "view", "table": t.id, "seat": seat, "version": t.version, "view": view,
+                 "events": events, "next": nxt}]
+
+    def _on_act(self, msg):
+        t = self.registry.get(msg["table"])
+        seat = t.seat_for(msg["token"])
+        text = t.act(seat, msg["action"], self.registry.clock())
+        if self.inline_bots:
+            t.play_bots(self.registry.clock())
+        return [{"type": "accepted", "table": t.id, "seat": seat, "action": text}]
+
+    # -- pushed updates
+    def _dirty(self, table):
+        if self.on_dirty is not None:
+            self.on_dirty()
+
+    def updates(self) -> list:
+        """``update`` (or ``closed``) messages for joined seats whose table changed since the last call."""
+        out = []
+        for key, sub in list(self.subs.items()):
+            t = sub.table
+            if t.closed is not None:
+                out.append({"type": "closed", "table": t.id, "reason": t.closed})
+                del self.subs[key]
+                continue
+            if sub.sent == t.version:
+                continue
+            view, events, sub.cursor = t.update(sub.seat, sub.cursor)
+            sub.sent = t.version
+            out.append({"type": "update", "table": t.id, "seat": sub.seat, "version": t.version,
+                        "view": view, "events": events, "next": sub.cursor})
+        return out
+
+    def close(self):
+        """Forget every joined table (the connection went away)."""
+        for sub in self.subs.values():
+            sub.table.listeners.discard(self._dirty)
+        self.subs.clear()
+
+
+def encode(msg: dict) -> str:
+    """One message as compact JSON text (no newline)."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def serve_stdio(inp=None, out=None, limits: Limits | None = None) -> int:
+    """Line-delimited JSON on ``inp``/``out`` (binary stdin, text stdout by default) until end of input.
+
+    One message per line in, one per line out. Bots move at once. A line longer than
+    ``max_message_bytes`` is skipped with a ``message/too_large`` error. Returns 0.
+    """
+    inp = inp if inp is not None else sys.stdin.buffer
+    out = out if out is not None else sys.stdout
+    registry = Registry(limits)
+    session = Session(registry, inline_bots=True)
+    cap = registry.limits.max_message_bytes
+
+    def write(m):
+        out.write(encode(m) + "\n")
+
+    while True:
+        line = inp.readline(cap + 2)
+        if not line:
+            break
+        size = len(line) - line.endswith(b"\n")
+        if size > cap:
+            while line and not line.endswith(b"\n"):
+                line = inp.readline(65536)
+                size += len(line)
+            write(ProtocolError("message/too_large", f"message of {size} bytes or more; the limit is "
+                                f"{cap}").to_message())
+            out.flush()
+            continue
+        line = line.rstrip(b"\r\n")
+        if not line.strip():
+            continue
+        registry.reap()
+        for m in session.handle(line):
+            write(m)
+        for m in session.updates():
+            write(m)
+        out.flush()
+    return 0

@@ -1,0 +1,229 @@
+"""``cardspec serve --http``: the table protocol over WebSocket, a small HTTP API and the browser table.
+
+An ASGI app (Starlette) served by uvicorn:
+
+- ``GET /`` — the browser table (``cardspec/web/``: plain HTML, CSS and JS), ``/static/…`` its files;
+- ``WS /ws`` — the protocol of ``cardspec.protocol``: one JSON message per WebSocket text frame;
+- ``GET /api/rulesets`` — the built-in rulesets (the ``rulesets`` message);
+- ``GET /api/tables`` — open tables, public facts only (the ``tables`` message);
+- ``POST /api/tables`` — create a table: the body is a ``create`` message without ``type``;
+  201 with the ``created`` message (one secret token per person seat), or an ``error`` message
+  with a 4xx/5xx status;
+- ``GET /api/tables/{id}`` — one table's public facts.
+
+Bots play server-side, one move per ``bot_delay`` seconds per table (random bots inline,
+others in a worker thread so the event loop never waits on a search). Tables idle for
+``idle_timeout`` seconds are closed by a reaper task. Messages over ``max_message_bytes`` get a
+``message/too_large`` error; frames over 16× that close the connection (WebSocket code 1009).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import sys
+from collections import deque
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .bots import RandomBot
+from .protocol import Limits, ProtocolError, Registry, Session, encode
+
+WEB_DIR = Path(__file__).resolve().parent / "web"
+
+#: HTTP status of each error code on the HTTP API.
+HTTP_STATUS = {"json/malformed": 400, "message/invalid": 400, "message/unknown_type": 400,
+               "message/too_large": 413, "table/not_found": 404, "table/limit": 503, "table/invalid": 400,
+               "ruleset/unknown": 400, "ruleset/invalid": 400, "auth/bad_token": 403, "server/internal": 500}
+
+MAX_OUTBOX = 1000
+
+
+class BotRunner:
+    """Plays the bot seats of every table: one asyncio task per table while a bot is to act."""
+
+    def __init__(self, registry: Registry):
+        self.registry = registry
+        self.running: dict[str, asyncio.Task] = {}
+        self.errors = 0
+
+    def changed(self, table):
+        if table.closed is None and table.id not in self.running and table.bot_to_act() is not None:
+            self.running[table.id] = asyncio.get_running_loop().create_task(self._run(table))
+
+    async def _run(self, t):
+        try:
+            while t.closed is None and t.bot_to_act() is not None:
+                await asyncio.sleep(t.bot_delay)
+                seat = t.bot_to_act()
+                if t.closed is not None or seat is None:
+                    break
+                bot = t.bots[seat]
+                if isinstance(bot, RandomBot):
+                    t.play_bot(self.registry.clock())
+                else:
+                    view = t.state.view(seat)
+                    action = await asyncio.to_thread(bot.act, view, view["legal_actions"])
+                    if t.closed is None and t.bot_to_act() == seat:
+                        t.act(seat, action, self.registry.clock())
+        except ProtocolError as e:  # a bot answered something illegal: a bug in the bot
+            self.errors += 1
+            print(f"cardspec serve: table {t.id}: bot error: {e.code}: {e.message}", file=sys.stderr)
+        except Exception as e:  # noqa: BLE001 - a bot's bug must not take the server down
+            self.errors += 1
+            print(f"cardspec serve: table {t.id}: bot error: {type(e).__name__}: {e}", file=sys.stderr)
+        finally:
+            self.running.pop(t.id, None)
+
+
+def _error_response(err: ProtocolError) -> JSONResponse:
+    return JSONResponse(err.to_message(), status_code=HTTP_STATUS.get(err.code, 409))
+
+
+def create_app(limits: Limits | None = None) -> Starlette:
+    """The ASGI app with its own table registry (``app.state.registry``) and bot runner."""
+    registry = Registry(limits)
+    runner = BotRunner(registry)
+    registry.on_change = runner.changed
+    lim = registry.limits
+
+    async def reaper():
+        period = max(0.05, min(lim.idle_timeout / 4, 30.0))
+        while True:
+            await asyncio.sleep(period)
+            registry.reap()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        task = asyncio.get_running_loop().create_task(reaper())
+        try:
+            yield
+        finally:
+            task.cancel()
+            for t in list(runner.running.values()):
+                t.cancel()
+
+    async def index(request):
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def api_rulesets(request):
+        return JSONResponse(Session(registry).handle('{"type":"list_rulesets"}')[0])
+
+    async def api_tables(request):
+        return JSONResponse(Session(registry).handle('{"type":"list_tables"}')[0])
+
+    async def api_create(request):
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > lim.max_message_bytes:
+                return _error_response(ProtocolError("message/too_large", "request body over "
+                                                     f"{lim.max_message_bytes} bytes"))
+        try:
+            msg = json.loads(body.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError) as e:
+            return _error_response(ProtocolError("json/malformed", f"not JSON: {e}"))
+        if not isinstance(msg, dict):
+            return _error_response(ProtocolError("message/invalid", "the body is a JSON object"))
+        msg = {**msg, "type": "create"}
+        reply = Session(registry).handle(json.dumps(msg))[0]
+        if reply["type"] == "error":
+            return JSONResponse(reply, status_code=HTTP_STATUS.get(reply["code"], 409))
+        return JSONResponse(reply, status_code=201)
+
+    async def api_table(request):
+        try:
+            return JSONResponse(registry.get(request.path_params["table"]).info())
+        except ProtocolError as e:
+            return _error_response(e)
+
+    async def ws_endpoint(websocket: WebSocket):
+        await websocket.accept()
+        session = Session(registry)
+        wake = asyncio.Event()
+        outbox: deque = deque()
+        session.on_dirty = wake.set
+
+        async def writer():
+            while True:
+                await wake.wait()
+                wake.clear()
+                while outbox:
+                    await websocket.send_text(encode(outbox.popleft()))
+                for m in session.updates():
+                    await websocket.send_text(encode(m))
+
+        wtask = asyncio.get_running_loop().create_task(writer())
+        try:
+            while True:
+                msg = await websocket.receive()
+                if msg["type"] == "websocket.disconnect":
+                    break
+                data = msg.get("text")
+                if data is None:
+                    data = msg.get("bytes") or b""
+                outbox.extend(session.handle(data))
+                if len(outbox) > MAX_OUTBOX:   # a client that sends without reading
+                    await websocket.close(code=1008, reason="too many unread replies")
+                    break
+                wake.set()
+                if wtask.done():
+                    break
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            session.close()
+            wtask.cancel()
+
+    routes = [
+        Route("/", index),
+        Route("/api/rulesets", api_rulesets),
+        Route("/api/tables", api_tables, methods=["GET"]),
+        Route("/api/tables", api_create, methods=["POST"]),
+        Route("/api/tables/{table}", api_table),
+        WebSocketRoute("/ws", ws_endpoint),
+        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.registry = registry
+    app.state.bots = runner
+    return app
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8000`` for IPv6) → (host, port). Raises ``ValueError`` with a hint."""
+    host, sep, port = str(text).rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"'{text}' is not HOST:PORT (e.g. 127.0.0.1:8000; port 0 picks a free port)")
+    return host.strip("[]"), int(port)
+
+
+def serve_http(address: str, limits: Limits | None = None, log_level: str = "warning", out=None) -> int:
+    """Serve the app on ``address`` (``HOST:PORT``) until interrupted.
+
+    Binds first, then prints ``cardspec: serving http://HOST:PORT/`` (the real port when 0 was
+    asked) on ``out`` (stdout). Raises ``ValueError`` for a bad address, ``OSError`` when the
+    address cannot be bound.
+    """
+    import uvicorn
+    host, port = parse_address(address)
+    limits = limits or Limits()
+    info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(info[0], socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(info[4])
+    sock.listen(128)
+    real = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"cardspec: serving http://{shown}:{real}/", file=out or sys.stdout, flush=True)
+    config = uvicorn.Config(create_app(limits), log_level=log_level, lifespan="on",
+                            ws_max_size=max(16 * limits.max_message_bytes, 1 << 16))
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0
+

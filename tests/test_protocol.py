@@ -1,0 +1,375 @@
+"""The table protocol (issue 10, docs/protocol.md), transport-independent: cardspec.protocol.Session.
+
+Every server message a test sees is checked against its JSON Schema in schema/protocol/.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cardspec.protocol import CODES, Limits, Registry, Session, check_message, schemas, serve_stdio
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CARD_RE = __import__("re").compile(r"^(?:10|[2-9TJQKA])[SHDC]$")
+
+
+class Client:
+    """A Session plus schema checks of everything it answers."""
+
+    def __init__(self, registry=None, inline_bots=True, **limits):
+        self.registry = registry or Registry(Limits(**limits))
+        self.session = Session(self.registry, inline_bots=inline_bots)
+
+    def send(self, msg) -> list:
+        data = msg if isinstance(msg, (str, bytes)) else json.dumps(msg)
+        out = self.session.handle(data)
+        out += self.session.updates()
+        for m in out:
+            check_message(m, "server")
+        return out
+
+    def one(self, msg) -> dict:
+        out = self.send(msg)
+        return out[0]
+
+
+def error_of(reply) -> str:
+    assert reply["type"] == "error", reply
+    assert reply["code"] in CODES and reply["message"]
+    return reply["code"]
+
+
+def hearts(c, bots=(1, 2, 3), seed=7, **extra):
+    m = c.one({"type": "create", "ruleset": "hearts", "players": 4, "options": {"deals": 1}, "seed": seed,
+               "bots": list(bots), **extra})
+    assert m["type"] == "created", m
+    return m
+
+
+def test_hello_and_rulesets():
+    c = Client()
+    w = c.one({"type": "hello", "id": 5})
+    assert w["type"] == "welcome" and w["id"] == 5 and w["limits"]["max_message_bytes"] == 65536
+    r = c.one({"type": "list_rulesets"})
+    names = {x["name"]: x for x in r["rulesets"]}
+    assert names["hearts"]["players"] == {"min": 4, "max": 4}
+    assert names["cancellation-black-lady"]["players"]["max"] >= 8
+
+
+def test_malformed_json_is_an_error_message_not_a_crash():
+    c = Client()
+    assert error_of(c.one("{not json")) == "json/malformed"
+    assert error_of(c.one(b"\xff\xfe{}")) == "json/malformed"
+    assert error_of(c.one("[1, 2]")) == "message/invalid"
+    assert error_of(c.one({"type": "dance"})) == "message/unknown_type"
+    assert error_of(c.one({"no": "type"})) == "message/unknown_type"
+    bad = c.one({"type": "act", "table": "t1", "action": "QS", "id": "x"})   # no token
+    assert error_of(bad) == "message/invalid" and "token" in bad["message"] and bad["id"] == "x"
+    bad = c.one({"type": "create", "ruleset": "hearts", "players": "four"})
+    assert error_of(bad) == "message/invalid" and "players" in bad["message"]
+    assert error_of(c.one({"type": "hello", "extra": 1})) == "message/invalid"
+    # the session still works afterwards
+    assert c.one({"type": "hello"})["type"] == "welcome"
+
+
+def test_oversized_message():
+    c = Client(max_message_bytes=300)
+    big = json.dumps({"type": "act", "table": "t", "token": "x", "action": "Q" * 400})
+    assert error_of(c.one(big)) == "message/too_large"
+    assert error_of(c.one(big.encode())) == "message/too_large"
+    assert c.one({"type": "hello"})["type"] == "welcome"
+
+
+def test_oversized_line_over_stdio_is_skipped_and_the_next_line_answered():
+    lines = b'{"type":"hello","id":1}\n' + b'{"type":"hello","pad":"' + b"x" * 5000 + b'"}\n' + \
+        b'{"type":"hello","id":3}\n'
+    out = io.StringIO()
+    serve_stdio(io.BytesIO(lines), out, Limits(max_message_bytes=1000))
+    got = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [m["type"] for m in got] == ["welcome", "error", "welcome"]
+    assert got[1]["code"] == "message/too_large" and got[2]["id"] == 3
+
+
+def test_unknown_table():
+    c = Client()
+    for msg in ({"type": "join", "table": "nope"}, {"type": "get_view", "table": "nope"},
+                {"type": "act", "table": "nope", "token": "x", "action": "QS"},
+                {"type": "leave", "table": "nope"}):
+        assert error_of(c.one(msg)) == "table/not_found"
+
+
+def test_wrong_token_cannot_act_or_see_a_hand():
+    c = Client()
+    t = hearts(c)
+    assert list(t["tokens"]) == ["0"]          # bot seats have no token
+    for tok in ("", "not-a-token", t["tokens"]["0"][:-1] + "x"):
+        r = c.one({"type": "act", "table": t["table"], "token": tok, "action": "pass QS"})
+        assert error_of(r) == "auth/bad_token"
+        assert error_of(c.one({"type": "get_view", "table": t["table"], "token": tok})) == "auth/bad_token"
+    # a token of another table is not a token here
+    other = hearts(c, seed=8)
+    r = c.one({"type": "act", "table": t["table"], "token": other["tokens"]["0"], "action": "pass QS"})
+    assert error_of(r) == "auth/bad_token"
+
+
+def test_action_out_of_turn_leaves_the_table_unchanged():
+    c = Client()
+    t = hearts(c, bots=())
+    tid, toks = t["table"], t["tokens"]
+    to_act = t["to_act"]
+    other = (to_act + 1) % 4
+    v = c.one({"type": "get_view", "table": tid, "token": toks[str(other)]})
+    assert "legal_actions" not in v["view"]
+    before = c.one({"type": "get_view", "table": tid, "token": toks[str(to_act)]})
+    action = before["view"]["legal_actions"][0]
+    r = c.one({"type": "act", "table": tid, "token": toks[str(other)], "action": action})
+    assert error_of(r) == "action/not_your_turn" and r["to_act"] == to_act
+    after = c.one({"type": "get_view", "table": tid, "token": toks[str(to_act)]})
+    assert after["version"] == before["version"] and after["view"] == before["view"]
+
+
+def test_illegal_action_names_the_legal_ones():
+    c = Client()
+    t = hearts(c, bots=())
+    tid, tok = t["table"], t["tokens"][str(t["to_act"])]
+    v = c.one({"type": "get_view", "table": tid, "token": tok})
+    mine = set(v["view"]["zones"]["hand"][str(t["to_act"])])
+    not_mine = next(code for code in ("AS", "KS", "QS", "2C", "3C", "AH") if code not in mine)
+    for bad in (f"pass {not_mine}", "bid 3", "", "pass"):
+        r = c.one({"type": "act", "table": tid, "token": tok, "action": bad})
+        assert error_of(r) == "action/illegal" and r["legal"] == v["view"]["legal_actions"]
+    ok = c.one({"type": "act", "table": tid, "token": tok, "action": v["view"]["legal_actions"][0].lower()})
+    assert ok["type"] == "accepted" and ok["action"] == v["view"]["legal_actions"][0]   # canonical text
+
+
+def _strings(obj, out):
+    if isinstance(obj, str):
+        out.add(obj)
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            _strings(k, out)
+            _strings(v, out)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _strings(v, out)
+    return out
+
+
+def _check_private(update, state, seat):
+    """No card that another seat holds appears anywhere in this seat's view; no pass reveals it."""
+    others = set()
+    for s in range(state.n):
+        if s != seat:
+            others.update(state.view(s)["zones"]["hand"][str(s)])
+    seen = {x for x in _strings(update["view"], set()) if CARD_RE.match(x)}
+    leaked = seen & others
+    assert not leaked, f"seat {seat} sees {sorted(leaked)} held by others"
+    for s in range(state.n):
+        if s != seat:
+            assert update["view"]["zones"]["hand"][str(s)] == {"count": len(state.view(s)["zones"]["hand"][str(s)])}
+    for ev in update["events"]:
+        if ev["type"] == "pass" and "cards" in ev:
+            assert seat is not None and seat in (ev["seat"], ev["to"]), ev
+
+
+def test_views_never_contain_another_seats_hidden_cards_over_a_whole_bot_game():
+    """Hearts, a whole match (each player deals once), seat 0 played over the protocol, 3 bots,
+    plus a spectator: every update is checked against the omniscient state at that moment."""
+    c = Client()
+    t = c.one({"type": "create", "ruleset": "hearts", "players": 4, "seed": 11, "bots": [1, 2, 3]})
+    tid, tok = t["table"], t["tokens"]["0"]
+    state = c.registry.get(tid).state
+    rng = random.Random(1)
+    c.send({"type": "join", "table": tid})                      # spectator
+    updates = c.send({"type": "join", "table": tid, "token": tok})
+    n_updates = n_events = 0
+    while True:
+        view = None
+        for u in updates:
+            if u["type"] == "update":
+                n_updates += 1
+                n_events += len(u["events"])
+                if u["seat"] is None:
+                    assert all(v == {"count": len(state.view(int(k))["zones"]["hand"][k])}
+                               for k, v in u["view"]["zones"]["hand"].items())
+                    _check_private(u, state, None)
+                else:
+                    _check_private(u, state, 0)
+                    view = u["view"]
+        if view is None or view["terminal"]:
+            break
+        updates = c.send({"type": "act", "table": tid, "token": tok, "action": rng.choice(view["legal_actions"])})
+    assert state.terminal and n_updates > 50
+    final = c.one({"type": "get_view", "table": tid})
+    assert final["view"]["terminal"] and final["events"][-1]["type"] == "game_over"
+
+
+def test_events_are_never_lost_or_repeated():
+    c = Client()
+    t = hearts(c)
+    tid, tok = t["table"], t["tokens"]["0"]
+    got = []
+    updates = c.send({"type": "join", "table": tid, "token": tok})
+    rng = random.Random(3)
+    while True:
+        us = [u for u in updates if u["type"] == "update"]
+        for u in us:
+            got.extend(u["events"])
+        view = us[-1]["view"]
+        if view["terminal"]:
+            break
+        updates = c.send({"type": "act", "table": tid, "token": tok, "action": rng.choice(view["legal_actions"])})
+    assert got == c.registry.get(tid).state.log(0)
+    part = c.one({"type": "get_view", "table": tid, "token": tok, "since": 5})
+    assert part["events"] == got[5:] and part["next"] == len(got)
+
+
+def test_game_over_and_seed_revealed_only_at_the_end():
+    c = Client()
+    t = c.one({"type": "create", "ruleset": "hearts", "players": 4, "options": {"deals": 1}, "bots": [0, 1, 2, 3]})
+    info = c.one({"type": "list_tables"})["tables"][0]
+    assert info["terminal"] and "seed" in info             # all bots: played to the end at once (stdio mode)
+    c2 = Client()
+    t = c2.one({"type": "create", "ruleset": "hearts", "players": 4, "bots": [1, 2, 3]})
+    assert "seed" not in t and "seed" not in c2.one({"type": "list_tables"})["tables"][0]
+
+
+def test_acting_after_the_end():
+    c = Client()
+    t = hearts(c)
+    tid, tok = t["table"], t["tokens"]["0"]
+    rng = random.Random(0)
+    while True:
+        v = c.one({"type": "get_view", "table": tid, "token": tok})["view"]
+        if v["terminal"]:
+            break
+        c.one({"type": "act", "table": tid, "token": tok, "action": rng.choice(v["legal_actions"])})
+    r = c.one({"type": "act", "table": tid, "token": tok, "action": "QS"})
+    assert error_of(r) == "action/game_over" and set(r["scores"]) == {"0", "1", "2", "3"}
+
+
+def test_create_errors():
+    c = Client()
+    cases = [
+        ({"ruleset": "no-such-game"}, "ruleset/unknown"),
+        ({"ruleset": "../../etc/passwd"}, "ruleset/unknown"),
+        ({"ruleset": "hearts", "players": 5}, "table/invalid"),
+        ({"ruleset": "hearts", "bots": [4]}, "table/invalid"),
+        ({"ruleset": "hearts", "bots": {"1": "telepath"}}, "table/invalid"),
+        ({"ruleset": "hearts", "bot_delay": 99}, "table/invalid"),
+        ({"ruleset": "hearts", "options": {"no_such_option": 1}}, "ruleset/invalid"),
+        ({"ruleset": "hearts", "options": {"pass_count": 99}}, "ruleset/invalid"),
+    ]
+    for body, code in cases:
+        r = c.one({"type": "create", **body})
+        assert error_of(r) == code, (body, r)
+    assert c.one({"type": "list_tables"})["tables"] == []
+
+
+def test_max_tables():
+    c = Client(max_tables=2)
+    hearts(c)
+    hearts(c)
+    assert error_of(c.one({"type": "create", "ruleset": "hearts"})) == "table/limit"
+
+
+def test_idle_tables_are_closed():
+    now = [0.0]
+    reg = Registry(Limits(idle_timeout=60), clock=lambda: now[0])
+    c = Client(registry=reg)
+    t = hearts(c)
+    c.send({"type": "join", "table": t["table"], "token": t["tokens"]["0"]})
+    now[0] = 59
+    assert reg.reap() == []
+    now[0] = 121
+    assert reg.reap() == [t["table"]]
+    closed = c.send({"type": "hello"})[1:]
+    assert closed == [{"type": "closed", "table": t["table"], "reason": "idle"}]
+    assert error_of(c.one({"type": "get_view", "table": t["table"]})) == "table/not_found"
+
+
+def test_leave_stops_updates():
+    c = Client()
+    t = hearts(c, bots=())
+    tid, toks = t["table"], t["tokens"]
+    c.send({"type": "join", "table": tid})
+    assert c.one({"type": "leave", "table": tid}) == {"type": "left", "table": tid}
+    v = c.one({"type": "get_view", "table": tid, "token": toks[str(t["to_act"])]})
+    out = c.send({"type": "act", "table": tid, "token": toks[str(t["to_act"])],
+                  "action": v["view"]["legal_actions"][0]})
+    assert [m["type"] for m in out] == ["accepted"]
+
+
+def test_bots_by_spec_and_several_seats_per_connection():
+    c = Client()
+    t = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "seed": 2, "options": {"deals": 1},
+               "bots": {"1": "random", "2": "ismcts:20"}})
+    assert t["bots"] == [1, 2]
+    out = c.send({"type": "join", "table": t["table"], "token": t["tokens"]["0"]})
+    assert [m["type"] for m in out] == ["joined", "update"]
+
+
+def test_every_message_type_and_error_code_is_documented():
+    doc = open(os.path.join(ROOT, "docs", "protocol.md"), encoding="utf-8").read()
+    for name in schemas():
+        assert f"`{name.split('.', 1)[1]}`" in doc, name
+    for code in CODES:
+        assert f"`{code}`" in doc, code
+    assert set(schemas()["server.error"]["properties"]["code"]["enum"]) == set(CODES)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(st.binary(max_size=200), st.text(max_size=200),
+                 st.dictionaries(st.sampled_from(["type", "table", "token", "action", "ruleset", "players", "bots",
+                                                  "since", "id", "options"]),
+                                 st.one_of(st.none(), st.integers(), st.text(max_size=10), st.booleans(),
+                                           st.sampled_from(["act", "create", "join", "get_view", "hearts"]),
+                                           st.lists(st.integers(-2, 5), max_size=3)), max_size=6)))
+def test_any_input_gives_one_schema_valid_reply(data):
+    c = Client()
+    out = c.session.handle(data if not isinstance(data, dict) else json.dumps(data))
+    assert len(out) == 1
+    check_message(out[0], "server")
+    if out[0]["type"] == "error":
+        assert out[0]["code"] != "server/internal", out[0]
+
+
+def test_cli_stdio_plays_a_whole_deal():
+    """`cardspec serve --stdio` over a pipe: garbage lines are answered with errors, a deal is played."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--stdio"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+
+    def ask(line):
+        proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        msgs = [json.loads(proc.stdout.readline())]
+        # updates follow a reply on the same flush; read them while they are there
+        return msgs
+
+    try:
+        assert ask("}{")[0]["code"] == "json/malformed"
+        created = ask(json.dumps({"type": "create", "ruleset": "hearts", "options": {"deals": 1}, "seed": 4,
+                                  "bots": [1, 2, 3]}))[0]
+        tid, tok = created["table"], created["tokens"]["0"]
+        rng = random.Random(9)
+        for _ in range(100):
+            v = ask(json.dumps({"type": "get_view", "table": tid, "token": tok}))[0]
+            check_message(v, "server")
+            if v["view"]["terminal"]:
+                break
+            r = ask(json.dumps({"type": "act", "table": tid, "token": tok,
+                                "action": rng.choice(v["view"]["legal_actions"])}))[0]
+            assert r["type"] == "accepted", r
+        assert v["view"]["terminal"] and v["events"][-1]["type"] == "game_over"
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=20)
+    assert proc.returncode == 0
+    assert proc.stderr.read() == ""
