@@ -1,0 +1,252 @@
+"""cardspec serve --http (issue 10): the protocol over a real WebSocket, the HTTP API, static files, limits.
+
+A real uvicorn server runs in a thread on a free loopback port; clients are `websockets`
+(sync) and urllib. Every server message is checked against its JSON Schema.
+"""
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+pytest.importorskip("uvicorn")
+from websockets.sync.client import connect  # noqa: E402
+
+from cardspec.protocol import Limits, check_message  # noqa: E402
+from cardspec.server import create_app, parse_address  # noqa: E402
+
+
+class Server:
+    def __init__(self, **limits):
+        import uvicorn
+        self.app = create_app(Limits(**limits))
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(64)
+        self.port = self.sock.getsockname()[1]
+        cfg = uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                             ws_max_size=16 * self.app.state.registry.limits.max_message_bytes)
+        self.server = uvicorn.Server(cfg)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.thread.start()
+        deadline = time.time() + 10
+        while not self.server.started and time.time() < deadline:
+            time.sleep(0.01)
+        assert self.server.started
+
+    @property
+    def registry(self):
+        return self.app.state.registry
+
+    def url(self, path):
+        return f"http://127.0.0.1:{self.port}{path}"
+
+    def http(self, method, path, body=None, raw=None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        req = urllib.request.Request(self.url(path), data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    def ws(self):
+        return WS(connect(f"ws://127.0.0.1:{self.port}/ws", open_timeout=5))
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+class WS:
+    def __init__(self, cm):
+        self.cm = cm
+        self.conn = cm.__enter__()
+
+    def send(self, msg):
+        self.conn.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+
+    def recv(self, timeout=10):
+        m = json.loads(self.conn.recv(timeout=timeout))
+        check_message(m, "server")
+        return m
+
+    def ask(self, msg):
+        self.send(msg)
+        return self.recv()
+
+    def close(self):
+        self.cm.__exit__(None, None, None)
+
+
+@pytest.fixture
+def server():
+    s = Server()
+    yield s
+    s.stop()
+
+
+def create(server, **body):
+    body = {"ruleset": "hearts", "options": {"deals": 1}, "bots": [1, 2, 3], "bot_delay": 0, **body}
+    status, data = server.http("POST", "/api/tables", body)
+    return status, json.loads(data)
+
+
+def test_http_api_create_list_and_errors(server):
+    status, data = server.http("GET", "/api/rulesets")
+    assert status == 200 and "hearts" in {r["name"] for r in json.loads(data)["rulesets"]}
+    status, t = create(server, seed=3)
+    assert status == 201 and check_message(t, "server") is None
+    assert list(t["tokens"]) == ["0"]
+    status, data = server.http("GET", "/api/tables")
+    listing = json.loads(data)
+    assert status == 200 and [x["table"] for x in listing["tables"]] == [t["table"]]
+    assert t["tokens"]["0"] not in data.decode()                       # tokens are never listed
+    status, data = server.http("GET", f"/api/tables/{t['table']}")
+    assert status == 200 and json.loads(data)["ruleset"] == "hearts"
+    status, data = server.http("GET", "/api/tables/nope")
+    assert status == 404 and json.loads(data)["code"] == "table/not_found"
+    status, data = server.http("POST", "/api/tables", raw=b"{oops")
+    assert status == 400 and json.loads(data)["code"] == "json/malformed"
+    status, data = server.http("POST", "/api/tables", raw=b"[]")
+    assert status == 400 and json.loads(data)["code"] == "message/invalid"
+    status, data = create(server, ruleset="nope")
+    assert status == 400 and data["code"] == "ruleset/unknown"
+    status, data = server.http("POST", "/api/tables", raw=b'{"ruleset": "' + b"x" * 70000 + b'"}')
+    assert status == 413 and json.loads(data)["code"] == "message/too_large"
+
+
+def test_table_limit_over_http():
+    s = Server(max_tables=1)
+    try:
+        assert create(s)[0] == 201
+        status, data = create(s)
+        assert status == 503 and data["code"] == "table/limit"
+    finally:
+        s.stop()
+
+
+def test_browser_files_are_served(server):
+    status, html = server.http("GET", "/")
+    assert status == 200 and b"/static/app.js" in html
+    for f in ("app.js", "style.css"):
+        status, _ = server.http("GET", "/static/" + f)
+        assert status == 200
+
+
+def test_a_whole_deal_over_websocket_with_a_spectator(server):
+    """Seat 0 plays by token, bots play server-side, a spectator gets every public event and no hand."""
+    _, t = create(server, seed=5)
+    tid, tok = t["table"], t["tokens"]["0"]
+    player, spectator = server.ws(), server.ws()
+    assert spectator.ask({"type": "join", "table": tid})["seat"] is None
+    assert player.ask({"type": "join", "table": tid, "token": tok, "id": 1}) ["id"] == 1
+    rng = random.Random(2)
+    mine = []
+    while True:
+        m = player.recv()
+        if m["type"] != "update":
+            assert m["type"] == "accepted", m
+            continue
+        mine.extend(m["events"])
+        v = m["view"]
+        assert all(v["zones"]["hand"][k] == {"count": len(x) if isinstance(x, list) else x["count"]}
+                   or k == "0" for k, x in v["zones"]["hand"].items())
+        if v["terminal"]:
+            break
+        if v.get("legal_actions"):
+            player.send({"type": "act", "table": tid, "token": tok, "action": rng.choice(v["legal_actions"])})
+    public = []
+    while True:
+        m = spectator.recv()
+        assert m["type"] == "update"
+        assert all(isinstance(h, dict) for h in m["view"]["zones"]["hand"].values())
+        public.extend(m["events"])
+        if m["view"]["terminal"]:
+            break
+    state = server.registry.get(tid).state
+    assert mine == state.log(0) and public == state.log(None)
+    assert public[-1]["type"] == "game_over"
+    player.close()
+    spectator.close()
+
+
+def test_websocket_errors_keep_the_connection(server):
+    _, t = create(server, bots=[])
+    tid = t["table"]
+    ws = server.ws()
+    assert ws.ask("{nope")["code"] == "json/malformed"
+    assert ws.ask({"type": "act", "table": tid, "token": "wrong", "action": "QS"})["code"] == "auth/bad_token"
+    assert ws.ask({"type": "join", "table": "missing"})["code"] == "table/not_found"
+    not_to_act = str((t["to_act"] + 1) % 4)
+    r = ws.ask({"type": "act", "table": tid, "token": t["tokens"][not_to_act], "action": "pass QS"})
+    assert r["code"] == "action/not_your_turn" and r["to_act"] == t["to_act"]
+    r = ws.ask({"type": "act", "table": tid, "token": t["tokens"][str(t["to_act"])], "action": "bid 3"})
+    assert r["code"] == "action/illegal" and r["legal"]
+    assert ws.ask(json.dumps({"type": "hello", "pad": "x" * 70000}))["code"] == "message/too_large"
+    assert ws.ask({"type": "hello"})["type"] == "welcome"
+    ws.close()
+
+
+def test_bot_delay_is_applied_server_side(server):
+    _, t = create(server, bots=[0, 1, 2, 3], bot_delay=5)
+    time.sleep(0.3)
+    assert server.registry.get(t["table"]).version == 0          # the first bot waits 5 s
+    _, t = create(server, bots=[0, 1, 2, 3], bot_delay=0)
+    deadline = time.time() + 20
+    while not server.registry.get(t["table"]).state.terminal and time.time() < deadline:
+        time.sleep(0.05)
+    assert server.registry.get(t["table"]).state.terminal
+
+
+def test_idle_tables_close_and_joined_clients_are_told():
+    s = Server(idle_timeout=0.3)
+    try:
+        _, t = create(s, bots=[])
+        ws = s.ws()
+        ws.ask({"type": "join", "table": t["table"]})
+        assert ws.recv()["type"] == "update"
+        assert ws.recv(timeout=5) == {"type": "closed", "table": t["table"], "reason": "idle"}
+        assert ws.ask({"type": "get_view", "table": t["table"]})["code"] == "table/not_found"
+        ws.close()
+    finally:
+        s.stop()
+
+
+def test_parse_address():
+    assert parse_address("127.0.0.1:8000") == ("127.0.0.1", 8000)
+    assert parse_address("[::1]:0") == ("::1", 0)
+    for bad in ("8000", "host:", "host:port", "h:70000"):
+        with pytest.raises(ValueError, match="HOST:PORT"):
+            parse_address(bad)
+
+
+def test_cli_serve_http_binds_and_serves():
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("cardspec: serving http://127.0.0.1:")
+        url = line.split()[-1]
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert b"cardspec" in r.read()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.parametrize("args, msg", [([], "choose one of"), (["--stdio", "--http", "1.2.3.4:5"], "choose one of"),
+                                       (["--http", "nowhere"], "HOST:PORT")])
+def test_cli_serve_bad_usage(args, msg):
+    r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", *args], capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
