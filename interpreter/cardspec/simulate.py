@@ -402,11 +402,20 @@ def plot(res: dict, path: str):
     fig, ax = plt.subplots(figsize=(8, 4.5))
     k = len(sides)
     width = 0.8 / max(k, 1)
+    values = {float(x) for s in sides for x in s["score"]["distribution"]}
+    many = len(values) > 30      # many distinct scores: step histograms over shared bins, not bars
+    if many:
+        lo, hi = min(values), max(values)
+        bins = [lo + (hi - lo) * j / 40 for j in range(41)] if hi > lo else [lo - 0.5, lo + 0.5]
     for i, s in enumerate(sides):
         dist = s["score"]["distribution"]
-        xs = [float(x) + (i - (k - 1) / 2) * width for x in dist]
-        ys = [c / res["matches"] for c in dist.values()]
-        ax.bar(xs, ys, width=width, label=f"{s['label']} ({s['bot']}) mean {s['score']['mean']:.2f}")
+        label = f"{s['label']} ({s['bot']}) mean {s['score']['mean']:.2f}"
+        if many:
+            ax.hist([float(x) for x in dist], bins=bins, weights=[c / res["matches"] for c in dist.values()],
+                    histtype="step", linewidth=1.5, label=label)
+        else:
+            xs = [float(x) + (i - (k - 1) / 2) * width for x in dist]
+            ax.bar(xs, [c / res["matches"] for c in dist.values()], width=width, label=label)
     ax.set_xlabel("match score (points)")
     ax.set_ylabel("share of matches")
     ax.set_title(f"{res['ruleset']}: score distribution per side, {res['matches']} matches")
