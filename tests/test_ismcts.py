@@ -167,6 +167,14 @@ def test_ismcts_returns_a_legal_action_and_respects_its_budget():
     assert bot.act(view, view["legal_actions"]) in view["legal_actions"]
 
 
+def test_ismcts_refuses_a_view_without_its_log():
+    """Without the log, cards played earlier would look unknown and could be dealt back into hands."""
+    s = _position(9, 20)
+    view = s.view(s.to_act)
+    with pytest.raises(ValueError, match="log=True"):
+        ISMCTSBot(GAME, seed=1, iterations=5).act(view, view["legal_actions"])
+
+
 def test_ismcts_is_reproducible_for_a_seed():
     s = _position(21, 20)
     view = s.view(s.to_act, log=True)

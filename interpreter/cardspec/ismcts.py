@@ -86,6 +86,9 @@ class ISMCTSBot(Bot):
 
     def act(self, view: dict, legal: list) -> str:
         """One of ``legal`` (text forms), chosen by search from ``view`` (with ``log``)."""
+        if "log" not in view:
+            raise ValueError("ISMCTSBot needs the seat's log in its view: State.view(seat, log=True) "
+                             "(cardspec.bots.take_turn does this)")
         if len(legal) == 1:
             return legal[0]
         try:
