@@ -70,7 +70,7 @@ def api_player(game):
     rng = random.Random(7)
 
     def play(i):
-        s = game.new_state(seed=i)
+        s = game.new_state(rng=rng)
         while not s.terminal:
             legal = s.legal_actions()
             s.apply(legal[int(rng.random() * len(legal))])

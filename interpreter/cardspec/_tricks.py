@@ -68,7 +68,7 @@ class Tricks(Step):
         # card, and a random playout loop that inlines both).
         lead = comp.filter_lines(body.get("lead", True), path + ("lead",), PLAY_CTX, "card", "c1")
         play = comp.filter_lines(body.get("play", True), path + ("play",), PLAY_CTX, "card", "c1")
-        dedupe = game.deck.copies > 1 or game.deck.jokers > 1
+        self.dedupe = dedupe = game.deck.copies > 1 or game.deck.jokers > 1
         H, W, n = self.hand, self.won, game.n
         legal = [f"p_hand = hands[p_seat]", "if plays:", f"    led = v[{LED_SUIT}]"]
         if self.follow == "suit":
@@ -97,7 +97,7 @@ class Tricks(Step):
             f"    v[{TRICK_NUMBER}] += 1",
             "plays.append((p_seat, p_card))",
             "if events is not None:",
-            "    s.emit({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
+            "    events.append({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
         ] + after_play + [
             f"if len(plays) < {n}:",
             f"    v[{TO_ACT}] = p_seat + 1 if p_seat < {n - 1} else 0",
@@ -199,7 +199,8 @@ class Tricks(Step):
         return self._legal(s)
 
     def legal_sorted(self, s):
-        return sorted(set(self._legal(s)), key=s.game.deck.sort_key.__getitem__)
+        legal = self._legal(s)
+        return sorted(set(legal) if self.dedupe else legal, key=s.game.deck.sort_key.__getitem__)
 
     def texts(self, s, moves):
         code = s.game.deck.code

@@ -48,6 +48,7 @@ class Counter:
     index: int
     per: str          # "match" or "deal"
     initial: int = 0
+    visibility: str = "all"   # "owner": a view shows only the seat's own value (others None)
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Var:
     type: str
     default: object
     per: str
+    seen_by: object = None   # f(s) -> the one seat whose view shows it (None: every seat)
 
 
 def _resolve_by_option(data, options):
@@ -144,6 +146,7 @@ class Game:
             spec = spec or {}
             c = Counter(name, len(self.counters), spec.get("per", "match"),
                         int(comp.constant(spec.get("initial", 0), ("counters", name, "initial"))))
+            c.visibility = str(spec.get("visibility", "all"))
             self.counters.append(c)
             env.names[name] = Binding(f"s.c[{c.index}]", INTS)
         self.counter = {c.name: c for c in self.counters}
@@ -157,6 +160,8 @@ class Game:
             if t == "suit":
                 default = -1 if default in (None, "no_suit") else self.deck.suit_index(str(default))
             v = Var(name, len(SYSTEM_VARS) + len(self.vars), t, default, spec.get("per", "deal"))
+            if "seen_by" in spec:
+                v.seen_by = comp.expr(spec["seen_by"], ("vars", name, "seen_by"), (), (INT,))
             self.vars.append(v)
             env.names[name] = Binding(f"s.v[{v.index}]", t)
         self.var = {v.name: v for v in self.vars}
@@ -429,17 +434,16 @@ class State:
         ``cardspec.solve``'s transposition table (a game whose rules read ``turn_number`` or a turn cap
         is keyed as if the turn count did not matter).
         """
-        z = []
-        for per, zone in zip(self.game.per_seat, self.z):
-            z.append(tuple([tuple(sorted(h)) for h in zone]) if per else tuple(zone))
-        v = list(self.v)
-        v[TURN] = 0
+        z = tuple([tuple(map(tuple, map(sorted, zone))) if per else tuple(zone)
+                   for per, zone in zip(self.game.per_seat, self.z)])
+        v = self.v
         ts = self.ts
         if ts is not None:
             ts = tuple(ts[:_TS_TURNS]) + tuple(ts[_TS_TURNS + 1:])
         fl = tuple([tuple(f) if f is not None else None for f in self.flight]) if self.flight is not None else None
-        return (self.pc, self.entered, self.terminal, tuple(z), tuple([tuple(c) for c in self.c]), tuple(v), ts,
-                tuple(self.face_up), tuple(self.plays), fl, tuple(self.queue), tuple(self.carried))
+        return (self.pc, self.entered, self.terminal, z, tuple(map(tuple, self.c)), tuple(v[:TURN]),
+                tuple(v[TURN + 1:]), ts, tuple(self.face_up), tuple(self.plays), fl, tuple(self.queue),
+                tuple(self.carried))
 
     __copy__ = clone
 
@@ -497,7 +501,11 @@ class State:
                     return
                 self.pc += 1
             else:
-                step.run(self)
+                try:
+                    step.run(self)
+                except _steps.DealError as e:   # e.g. more cards asked for than the stock holds
+                    raise RulesetError(self.game.ruleset.problem(step.path, f"deal {self.v[DEAL_NUMBER]}: {e}")) \
+                        from None
                 self.pc += 1
 
     def _finish_step(self):
@@ -581,19 +589,21 @@ class State:
         """The legal actions of the seat to act, as text forms, in a stable order (empty when over)."""
         if self.terminal:
             return []
-        return list(self._legal_map())
+        return list(self._legal_cached()[0])
 
     def _legal_map(self) -> dict:
-        """text → internal move for the seat to act, cached until the state changes."""
-        c = self._cache
-        key = (self.pc, self.v[TO_ACT], len(self.history))
-        if c is not None and c[0] == key:
-            return c[1]
-        step = self.game.steps[self.pc]
-        moves = step.legal_sorted(self)
-        m = dict(zip(step.texts(self, moves), moves))
-        self._cache = (key, m)
-        return m
+        """text → internal move for the seat to act."""
+        texts, moves = self._legal_cached()
+        return dict(zip(texts, moves))
+
+    def _legal_cached(self):
+        """``(texts, moves)`` for the seat to act, cached until the state changes."""
+        c = self._cache   # reset by apply, apply_move and random_playout
+        if c is None:
+            step = self.game.steps[self.pc]
+            moves = step.legal_sorted(self)
+            c = self._cache = (step.texts(self, moves), moves)
+        return c
 
     def parse_action(self, text: str):
         """Read an action's text form for the seat to act. Returns the canonical text.
@@ -624,7 +634,11 @@ class State:
         """
         if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
             raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
-        move = None if self.terminal else self._legal_map().get(action)
+        move = None
+        if not self.terminal:
+            texts, moves = self._legal_cached()
+            if action in texts:
+                move = moves[texts.index(action)]
         step = None if self.terminal else self.game.steps[self.pc]
         if move is None:  # another spelling ("10H", "pass 3c 2c") or an illegal action
             move = self._parse(action)
@@ -673,7 +687,7 @@ class State:
             return owner != seat
         return False
 
-    def view(self, seat=None, log: bool = False) -> dict:
+    def view(self, seat=None, log: bool = False, legal: bool = True) -> dict:
         """What ``seat`` may see, JSON-ready (``seat=None``: a spectator, public facts only).
 
         Keys: ``seat``, ``players``, ``deal``, ``dealer``, ``to_act``, ``step``, ``zones``
@@ -681,7 +695,9 @@ class State:
         ``counters``, ``vars``, ``trick`` (``[[seat, code], …]``), ``legal_actions`` (when
         ``seat`` is to act), ``terminal``, ``scores``, ``step_index`` (the step being played,
         None when over) and ``system`` (the public system values: trick_number, winner, …).
-        ``log=True`` adds ``log``: ``self.log(seat)``, the events this seat has seen.
+        ``log=True`` adds ``log``: ``self.log(seat)``, the events this seat has seen. ``legal=False``
+        leaves out ``legal_actions`` (a bot that builds its own action text; a play of ordered cards
+        can have tens of thousands of legal actions).
         """
         g = self.game
         code = g.deck.code
@@ -718,8 +734,10 @@ class State:
             "to_act": self.to_act, "terminal": self.terminal,
             "step": None if self.terminal else g.steps[self.pc].name,
             "zones": zones,
-            "counters": {c.name: list(self.c[c.index]) for c in g.counters},
-            "vars": {var.name: self.v[var.index] for var in g.vars},
+            "counters": {c.name: list(self.c[c.index]) if c.visibility == "all" else
+                         [x if i == seat else None for i, x in enumerate(self.c[c.index])] for c in g.counters},
+            "vars": {var.name: self.v[var.index] for var in g.vars
+                     if var.seen_by is None or self.terminal or var.seen_by(self) == seat},
             "trick": [[st, code[c]] for st, c in self.plays],
             "leader": self.v[LEADER], "led_suit": g.deck.suits[self.v[LED_SUIT]] if self.v[LED_SUIT] >= 0 else None,
             "trump": g.deck.suits[self.v[TRUMP]] if self.v[TRUMP] >= 0 else None,
@@ -731,7 +749,7 @@ class State:
             out["log"] = self.log(seat)
         if not self.terminal:
             g.steps[self.pc].add_view(self, seat, out)
-        if seat is not None and self.to_act == seat:
+        if legal and seat is not None and self.to_act == seat:
             out["legal_actions"] = self.legal_actions()
         return out
 
