@@ -21,6 +21,8 @@ Chips, chance and turn control (docs/turns.md has examples)::
     - reveal: {cards: "hand[seat]", seat: seat}        # a public `reveal` event with the codes
     - for_each: {as: p, in: seats, where: "chips[p] > 0", do: [effects]}
     - next_seat: seat                                  # turns step: who takes the next turn
+    - repetition: {times: 3, end: match}               # turns step: the 3rd time a position occurs
+                                                       #   (State.position_key) emits `repetition`, ends
     - end: turn                                        # turns step: turn | step | deal | match;
                                                        #   the effects after it in the list do not run
 """
@@ -29,7 +31,8 @@ from __future__ import annotations
 from ._compile import Compiler, INTS, SEAT_ZONE, ZONE
 from .dsl import ANY, BOOL, CARD, INT, list_of
 
-EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end")
+EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
+                "repetition")
 #: ``end:`` values, in the order of their reach (the turns step reads ``State.ts[3]``).
 END_LEVELS = {"turn": 1, "step": 2, "deal": 3, "match": 4}
 #: More effect kinds from other modules: name -> ``f(game, comp, body, path, params) -> lines`` (e.g. _melds.py).
@@ -238,6 +241,20 @@ def _effect_lines(game, comp, kind, body, path, params):
             comp.problem(path, f"end: is one of {', '.join(END_LEVELS)}; found '{body}'")
             return None
         return [f"s.ts[3] = max(s.ts[3], {level})", "return   # the effects after it do not run"]
+    if kind == "repetition":
+        # Record the position (State.position_key); its `times`-th occurrence emits `repetition` and ends
+        # the match (or `end:` turn | step | deal). Turns step only, like end:. times <= 0: record only.
+        spec = body if isinstance(body, dict) else {"times": body}
+        times = comp.code(spec.get("times", 3), path + ("times",), params, (INT,))
+        level = END_LEVELS.get(str(spec.get("end", "match")))
+        if level is None:
+            comp.problem(path + ("end",), f"end: is one of {', '.join(END_LEVELS)}; found '{spec.get('end')}'")
+            return None
+        if times is None:
+            return None
+        return [f"_t = {times.src}", "_n = _fx_seen(s)", "if 0 < _t <= _n:",
+                "    s.emit({'type': 'repetition', 'times': _n})",
+                f"    s.ts[3] = max(s.ts[3], {level})", "    return   # the effects after it do not run"]
     if kind == "emit":
         if not isinstance(body, dict) or "type" not in body:
             comp.problem(path, "emit takes {type: NAME, field: EXPR, …}")
@@ -308,7 +325,23 @@ def _fx_insert_random(s, dst, cards):
         dst.insert(int(rnd() * (len(dst) + 1)), c)
 
 
+def _fx_seen(s):
+    """Record ``s.position_key()`` in ``s.positions``; return how often it has occurred (this time included)."""
+    key = s.position_key()
+    h = hash(key)
+    n = 1
+    node = s.positions
+    while node is not None:
+        if node[0] == h and node[1] == key:
+            n += 1
+        node = node[2]
+    s.positions = (h, key, s.positions)
+    return n
+
+
 def _install_helpers(comp):
     ns = comp.ns
     if "_fx_take" not in ns:
         ns.update(_fx_take=_fx_take, _fx_refill=_fx_refill, _fx_insert_random=_fx_insert_random)
+    if "_fx_seen" not in ns:
+        ns["_fx_seen"] = _fx_seen

@@ -35,7 +35,7 @@ def build(game, comp: Compiler, spec, path):
     if isinstance(spec, str):
         kind, body = spec, {}
     elif isinstance(spec, dict):
-        kinds = [k for k in spec if k not in ("id", "if", "name")]
+        kinds = [k for k in spec if k not in ("id", "if", "name", "before_deal")]
         if len(kinds) != 1:
             comp.problem(path, f"a step has exactly one kind ({', '.join(sorted(STEP_TYPES))}); found "
                                f"{', '.join(kinds) or 'none'}")
@@ -57,6 +57,9 @@ def build(game, comp: Compiler, spec, path):
     step.name = step.id or kind
     step.path = path
     step.when = comp.expr(spec["if"], path + ("if",), (), (BOOL,)) if isinstance(spec, dict) and "if" in spec else None
+    # A decision step before the deal is complete (e.g. choosing suits that the deal depends on): a
+    # scenario's `deal:` (the first deal's result) is applied at the first decision step after it.
+    step.before_deal = bool(spec.get("before_deal", False)) if isinstance(spec, dict) else False
     return step
 
 
@@ -65,6 +68,7 @@ class Step:
 
     decision = False
     kind = "step"
+    before_deal = False
 
     def __init__(self, game, comp: Compiler, body, path):
         self.game = game

@@ -1,0 +1,525 @@
+"""Solving positions of perfect-information two-player rulesets: the game-theoretic value and a best move.
+
+``solve(state, seconds=10)`` searches the game tree below ``state`` with
+alpha-beta over *bounds* (every node's value is an interval ``[lo, hi]`` in
+{-1 loss, 0 draw, +1 win} that only ever narrows, so a depth-limited search
+never guesses), a transposition table keyed by ``State.position_key()`` that
+keeps proven bounds across iterations, iterative deepening (one more decision
+per iteration, the table's best move tried first) and a time limit. It is
+game-agnostic: it only uses the engine's fast internal API (``State.clone``,
+``step.legal``, ``State.apply_move``) and the match result (``game_over``'s
+``winner`` list: one seat wins, a tie is a draw). docs/solve.md has the
+command, the output and measurements.
+
+Repetition: a position that recurs on the line being searched counts as a
+draw (the usual rule of solvers; a player who can force one return to a
+position can force the ruleset's third one, e.g. Svoyi Koziri's threefold
+repetition, shared/rules/svoyi-koziri.md "End"). Results that lean on such a
+draw above the node are not stored in the table (the graph-history
+interaction problem), so stored bounds hold whatever the path. Chance inside
+the search (a shuffle, a random draw) follows the position's seeded RNG.
+
+``SolverBot`` plays any such ruleset from views: it solves positions up to a
+number of cards in play and plays randomly (or as told) otherwise.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from .bots import Bot, RandomBot
+from .errors import CardspecError
+
+WIN, DRAW, LOSS = 1, 0, -1
+_NO_REP = 1 << 30
+VALUE_WORDS = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+
+class SolveError(CardspecError):
+    """The position cannot be solved: not two players, hidden cards, or the match is over."""
+
+    code = "solve/unsupported"
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    """What ``solve`` found, for the side to move (``seat``).
+
+    ``value``: +1 win, 0 draw, -1 loss, or None when not proven in time (then ``lo``/``hi``
+    bound it: e.g. ``lo=0, hi=1`` is "at least a draw"). ``best``: a best action's text (the
+    first among equals; None when over). ``moves``: every legal action → its ``[lo, hi]``
+    bounds after the last iteration. ``depth``: decisions searched in the last completed
+    iteration; ``nodes``: positions visited; ``seconds``: wall time.
+    """
+
+    seat: int
+    value: int | None
+    lo: int
+    hi: int
+    best: str | None
+    depth: int
+    nodes: int
+    seconds: float
+    moves: dict = field(default_factory=dict)
+    method: str = "alphabeta"
+
+    @property
+    def proven(self) -> bool:
+        return self.value is not None
+
+    def describe(self) -> str:
+        """One line: ``win for seat 1 (the side to move); best move: lead 9S``."""
+        if self.value is not None:
+            what = f"{VALUE_WORDS[self.value]} for seat {self.seat} (the side to move)"
+        else:
+            what = f"not proven in time: between {VALUE_WORDS[self.lo]} and {VALUE_WORDS[self.hi]} " \
+                   f"for seat {self.seat} (the side to move)"
+        return what + (f"; best move: {self.best}" if self.best else "")
+
+    def as_json(self) -> dict:
+        return {"seat": self.seat, "value": VALUE_WORDS.get(self.value) if self.value is not None else None,
+                "bounds": [VALUE_WORDS[self.lo], VALUE_WORDS[self.hi]], "best": self.best, "depth": self.depth,
+                "nodes": self.nodes, "seconds": round(self.seconds, 3), "method": self.method,
+                "moves": {k: [VALUE_WORDS[a], VALUE_WORDS[b]] for k, (a, b) in self.moves.items()}}
+
+
+def check_solvable(state):
+    """Raise ``SolveError`` unless ``state`` is a live two-player position with nothing hidden."""
+    g = state.game
+    if state.terminal:
+        raise SolveError("the match is over: nothing to solve")
+    if g.n != 2:
+        raise SolveError(f"the solver handles two-player games; this one has {g.n} players")
+    for zn in g.zones:
+        cards = state.z[zn.index]
+        held = any(cards) if zn.per_seat else bool(cards)
+        if held and zn.visibility != "all":
+            raise SolveError(f"not a perfect-information position: zone '{zn.name}' holds cards that are hidden "
+                             f"(visibility: {zn.visibility})")
+
+
+def terminal_value(state, seat: int) -> int:
+    """+1 when ``seat`` won the finished match, -1 when it lost, 0 for a tie (``game_over``'s ``winner``)."""
+    winners = (state.result or {}).get("winner") or []
+    if len(winners) != 1:
+        return DRAW
+    return WIN if winners[0] == seat else LOSS
+
+
+class Solver:
+    """Iterative-deepening alpha-beta over value bounds with a transposition table (module doc).
+
+    Parameters:
+        state: the position (not changed).
+        seconds: wall-clock limit (float seconds); the answer so far is returned when it runs out.
+        max_depth: stop after an iteration of this many decisions (None: until proven or out of time).
+    Raises ``SolveError`` (see ``check_solvable``).
+    """
+
+    def __init__(self, state, seconds: float = 10.0, max_depth: int | None = None):
+        check_solvable(state)
+        root = state.clone()
+        root.events = None      # no log in the search
+        root.history = []
+        self.root = root
+        self.seat = root.v[7]   # TO_ACT
+        self.seconds = seconds
+        self.max_depth = max_depth
+        self.tt = {}            # key -> [lo, hi, best move index]
+        self.path = {}          # key -> ply, positions on the current line
+        self.nodes = 0
+        self.hist = {}          # internal move -> history score (cutoffs, weighted by depth)
+        self._seat_zones = [zn.index for zn in root.game.zones if zn.per_seat]
+        self._deadline = None
+
+    def solve(self) -> Result:
+        t0 = time.perf_counter()
+        self._deadline = t0 + self.seconds
+        root = self.root
+        step = root.game.steps[root.pc]
+        moves = step.legal_sorted(root)
+        texts = step.texts(root, moves)
+        children = []
+        for m in moves:
+            c = root.clone(True)   # no chance in the search costs nothing; chance draws from one RNG
+            c.apply_move(m)
+            children.append(c)
+        bounds = [[LOSS, WIN] for _ in moves]
+        rkey = root.position_key()
+        depth = 0
+        done = 0
+        try:
+            while self.max_depth is None or depth < self.max_depth:
+                depth += 1
+                self.path = {rkey: 0}
+                # Null windows: first "is it a win?" (0, 1); once no move can win, "is it a draw?" (-1, 0).
+                lo = max(b[0] for b in bounds)
+                hi = max(b[1] for b in bounds)
+                alpha, beta = (DRAW, WIN) if hi == WIN and lo < WIN else (LOSS, DRAW)
+                order = sorted(range(len(moves)), key=lambda i: (-bounds[i][1], -bounds[i][0]))
+                for i in order:
+                    lo, hi = bounds[i]
+                    if lo == hi or hi <= alpha or lo >= beta:
+                        continue
+                    lo, hi, _ = self._search(children[i], depth - 1, alpha, beta, 1)
+                    bounds[i] = [max(lo, bounds[i][0]), min(hi, bounds[i][1])]
+                    if bounds[i][0] >= beta:
+                        break
+                done = depth
+                lo = max(b[0] for b in bounds)
+                hi = max(b[1] for b in bounds)
+                if lo == hi:
+                    break
+        except _Timeout:
+            pass
+        lo = max(b[0] for b in bounds)
+        hi = max(b[1] for b in bounds)
+        best = max(range(len(moves)), key=lambda i: (bounds[i][0], bounds[i][1], -i)) if moves else None
+        return Result(self.seat, lo if lo == hi else None, lo, hi, texts[best] if best is not None else None,
+                      done, self.nodes, time.perf_counter() - t0,
+                      {t: tuple(b) for t, b in zip(texts, bounds)})
+
+    def _search(self, s, depth, alpha, beta, ply):
+        """``(lo, hi, rep)``: bounds on the value of ``s`` for the root seat, and the shallowest ply of
+        a position on the line that a repetition below returned to (``_NO_REP`` when none)."""
+        self.nodes += 1
+        if not self.nodes & 1023 and time.perf_counter() > self._deadline:
+            raise _Timeout
+        if s.terminal:
+            v = terminal_value(s, self.seat)
+            return v, v, _NO_REP
+        key = s.position_key()
+        p = self.path.get(key)
+        if p is not None:
+            return DRAW, DRAW, p
+        e = self.tt.get(key)
+        if e is None:
+            lo, hi, bi = LOSS, WIN, -1
+        else:
+            lo, hi, bi = e
+        if lo == hi or lo >= beta or hi <= alpha or depth <= 0:
+            return lo, hi, _NO_REP
+        step = s.game.steps[s.pc]
+        moves = step.legal(s)
+        n = len(moves)
+        if not n:
+            return lo, hi, _NO_REP
+        maximizing = s.v[7] == self.seat
+        mover = s.v[7]
+        # Children first: a move that ends the match in the mover's favour decides at once; then the
+        # table's best move, then moves that leave the mover fewer cards of their own (a shedding
+        # bias; any order is correct), then the history heuristic.
+        kids = []
+        hist = self.hist
+        seat_zones = self._seat_zones
+        for i, m in enumerate(moves):
+            c = s.clone(True)
+            c.apply_move(m)
+            if c.terminal:
+                v = terminal_value(c, self.seat)
+                if (v == WIN) if maximizing else (v == LOSS):
+                    self.tt[key] = (v, v, i)
+                    return v, v, _NO_REP
+                kids.append((-2 if i == bi else -1, 0, 0, i, c))
+                continue
+            own = 0
+            for zi in seat_zones:
+                own += len(c.z[zi][mover])
+            kids.append((-2 if i == bi else 0, own, -hist.get(m, 0), i, c))
+        kids.sort(key=lambda k: k[:4])
+        self.path[key] = ply
+        rep = _NO_REP
+        best_lo = best_hi = -2 if maximizing else 2   # over the children searched so far
+        best_i = -1
+        cut = False
+        last = len(kids) - 1
+        try:
+            for j, (_, _, _, i, c) in enumerate(kids):
+                if maximizing:
+                    clo, chi, crep = self._search(c, depth - 1, max(alpha, best_lo, lo), beta, ply + 1)
+                    if clo > best_lo:
+                        best_lo, best_i = clo, i
+                    if chi > best_hi:
+                        best_hi = chi
+                else:
+                    clo, chi, crep = self._search(c, depth - 1, alpha, min(beta, best_hi, hi), ply + 1)
+                    if chi < best_hi:
+                        best_hi, best_i = chi, i
+                    if clo < best_lo:
+                        best_lo = clo
+                if crep < rep:
+                    rep = crep
+                if (best_lo >= beta or best_lo >= hi) if maximizing else (best_hi <= alpha or best_hi <= lo):
+                    cut = j != last
+                    hist[moves[i]] = hist.get(moves[i], 0) + depth * depth
+                    break
+        finally:
+            del self.path[key]
+        if maximizing:   # max over the children: a cut leaves the unsearched ones unknown (up to hi)
+            nlo = max(lo, best_lo)
+            nhi = hi if cut else min(hi, best_hi)
+        else:
+            nhi = min(hi, best_hi)
+            nlo = lo if cut else max(lo, best_lo)
+        if nlo > nhi:   # cannot happen with true bounds; keep the table consistent regardless
+            nlo = nhi
+        if rep >= ply:  # no repetition above this node was used: the bounds hold on any path
+            self.tt[key] = (nlo, nhi, best_i)
+            rep = _NO_REP
+        return nlo, nhi, rep
+
+
+_INF = 1 << 40
+
+
+class _Node:
+    __slots__ = ("pn", "dn", "kids", "state", "key", "moves", "attack")
+
+
+def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won: set | None = None):
+    """Proof-number search: can ``attacker`` force a win from ``state``?
+
+    Best first: always expands the leaf that most cheaply proves or disproves the root (proof and
+    disproof numbers start from the mobility of each side). A position that recurs on its own line
+    counts as "not a win" (a draw at best). ``won``: keys of positions already proven won for
+    ``attacker`` (filled as proofs are found; a proof never leans on a repetition, so it holds on any
+    path: the transposition table of this search). Returns ``(answer, root, nodes)``: ``answer`` is
+    True (proven), False (disproven: a draw or a loss is the best ``attacker`` can force) or None (out
+    of time or nodes); ``root.kids[i]`` belongs to the root's ``i``-th legal move (``pn == 0``:
+    that move wins; ``dn == 0``: it does not).
+    """
+    won = set() if won is None else won
+    root = _node(state, state.position_key(), attacker)
+    nodes = 1
+    clock = time.perf_counter
+    while root.pn and root.dn:
+        if not nodes & 255 and clock() > deadline or nodes > max_nodes:
+            return None, root, nodes
+        path = [root]
+        on_line = {root.key}
+        n = root
+        while n.kids is not None:
+            kids = n.kids
+            best = kids[0]
+            if n.attack:
+                for k in kids:
+                    if k.pn < best.pn:
+                        best = k
+            else:
+                for k in kids:
+                    if k.dn < best.dn:
+                        best = k
+            n = best
+            path.append(n)
+            on_line.add(n.key)
+        s = n.state
+        kids = []
+        for m in n.moves:
+            c = s.clone(True)
+            c.apply_move(m)
+            nodes += 1
+            if c.terminal:
+                k = _Node()
+                k.kids = k.state = k.key = k.moves = None
+                k.pn, k.dn = (0, _INF) if terminal_value(c, attacker) == WIN else (_INF, 0)
+            else:
+                key = c.position_key()
+                if key in won:
+                    k = _Node()
+                    k.kids = k.state = k.moves = None
+                    k.key, k.pn, k.dn = key, 0, _INF
+                elif key in on_line:          # back to a position of this line: a draw, not a win
+                    k = _Node()
+                    k.kids = k.state = k.moves = None
+                    k.key, k.pn, k.dn = key, _INF, 0
+                else:
+                    k = _node(c, key, attacker)
+            kids.append(k)
+        n.kids = kids
+        n.state = n.moves = None
+        for p in reversed(path):
+            kids = p.kids
+            if p.attack:
+                pn = min([k.pn for k in kids])
+                dn = min(sum([k.dn for k in kids]), _INF)
+            else:
+                pn = min(sum([k.pn for k in kids]), _INF)
+                dn = min([k.dn for k in kids])
+            if pn == p.pn and dn == p.dn and p is not n:
+                break                        # unchanged: the ancestors are too
+            p.pn, p.dn = pn, dn
+            if pn == 0:
+                won.add(p.key)
+                if p is not root:
+                    p.kids = ()              # proven: the subtree is no longer needed
+            elif dn == 0 and p is not root:
+                p.kids = ()
+    return root.pn == 0, root, nodes
+
+
+def _node(s, key, attacker):
+    k = _Node()
+    k.kids = None
+    k.state, k.key = s, key
+    k.moves = s.game.steps[s.pc].legal(s)
+    k.attack = s.v[7] == attacker
+    if k.attack:
+        k.pn, k.dn = 1, max(len(k.moves), 1)
+    else:
+        k.pn, k.dn = max(len(k.moves), 1), 1
+    return k
+
+
+def solve(state, seconds: float = 10.0, method: str = "pns", max_depth: int | None = None) -> Result:
+    """The game-theoretic value of ``state`` for the side to move and a best move.
+
+    ``method``: ``"pns"`` (default; proof-number search: "can the side to move force a win?", then,
+    if not, "can the other side?"; neither = a draw) or ``"alphabeta"`` (``Solver``: iterative
+    deepening over value bounds with a transposition table; ``max_depth`` caps its iterations).
+    ``seconds``: the wall-clock limit (the answer so far is returned when it runs out).
+    Raises ``SolveError`` for a position that cannot be solved (``check_solvable``) or a bad method.
+    """
+    if method == "alphabeta":
+        return Solver(state, seconds, max_depth).solve()
+    if method != "pns":
+        raise SolveError(f"unknown method '{method}': pns or alphabeta")
+    check_solvable(state)
+    t0 = time.perf_counter()
+    deadline = t0 + seconds
+    root = state.clone()
+    root.events = None
+    root.history = []
+    seat = root.v[7]
+    step = root.game.steps[root.pc]
+    moves = step.legal(root)
+    texts = dict(zip(moves, step.texts(root, moves)))
+    bounds = {m: [LOSS, WIN] for m in moves}
+    answer, tree, nodes = prove(root, seat, deadline)
+    answer2 = tree2 = None
+    for m, k in zip(moves, tree.kids or ()):
+        if k.pn == 0:
+            bounds[m] = [WIN, WIN]
+        elif k.dn == 0:
+            bounds[m][1] = DRAW
+    if answer is False:
+        answer2, tree2, n2 = prove(root, 1 - seat, deadline)
+        nodes += n2
+        for m, k in zip(moves, tree2.kids or ()):
+            if k.pn == 0:
+                bounds[m] = [LOSS, LOSS]
+            elif k.dn == 0:
+                bounds[m][0] = DRAW
+    lo = max(b[0] for b in bounds.values())
+    hi = max(b[1] for b in bounds.values())
+    if answer is False and answer2 is False:
+        lo = DRAW
+    if answer is True:
+        lo = hi = WIN
+    elif answer is False and answer2 is True:
+        lo = hi = LOSS
+    order = sorted(moves, key=lambda m: (-bounds[m][0], -bounds[m][1], moves.index(m)))
+    best = order[0] if moves else None
+    if answer is False and answer2 is None and tree2 is not None and tree2.kids:   # not proven: the move hardest for the other side
+        best = max(zip(moves, tree2.kids), key=lambda mk: (bounds[mk[0]][0], mk[1].pn))[0]
+    return Result(seat, lo if lo == hi else None, lo, hi, texts[best] if best is not None else None, 0, nodes,
+                  time.perf_counter() - t0, {texts[m]: tuple(b) for m, b in bounds.items()}, "pns")
+
+
+def cards_in_play(state) -> int:
+    """Cards in per-seat zones (hands) and on shared zones other than the stock: the solver's size measure."""
+    g = state.game
+    total = 0
+    for zn in g.zones:
+        if zn.per_seat:
+            total += sum(len(h) for h in state.z[zn.index])
+        elif zn.index != g.stock:
+            total += len(state.z[zn.index])
+    return total
+
+
+def state_from_public_view(game, view: dict):
+    """The exact State behind a view of a perfect-information position (every zone shown as cards).
+
+    Rebuilds zones, counters, vars, system values, the trick and the ``turns`` step's position (turn
+    seat, phase, actions in the phase; a ``next_seat`` set earlier in the same turn is not in the
+    view and is taken as unset). The repetition history is not in a view: it starts empty.
+    Raises ``SolveError`` when the view hides cards or the match is over.
+    """
+    from ._slots import SYSTEM_VARS, TO_ACT
+    if view.get("terminal"):
+        raise SolveError("the match is over")
+    s = game.new_state(seed=0, record=False)
+    s.events = None
+    deck = game.deck
+    for zn in game.zones:
+        z = view["zones"].get(zn.name)
+        if zn.per_seat:
+            for seat in range(game.n):
+                cards = z.get(str(seat)) if isinstance(z, dict) else None
+                if not isinstance(cards, list):
+                    raise SolveError(f"the view hides zone '{zn.name}' of seat {seat}: not perfect information")
+                s.z[zn.index][seat] = [deck.face(c) if not isinstance(c, list) else tuple(deck.face(x) for x in c)
+                                       for c in cards]
+        else:
+            if not isinstance(z, list):
+                if isinstance(z, dict) and z.get("count", 0) == 0:
+                    s.z[zn.index] = []
+                    continue
+                raise SolveError(f"the view hides zone '{zn.name}': not perfect information")
+            s.z[zn.index] = [deck.face(c) if not isinstance(c, list) else tuple(deck.face(x) for x in c) for c in z]
+    for c in game.counters:
+        s.c[c.index] = list(view["counters"][c.name])
+    for var in game.vars:
+        s.v[var.index] = view["vars"][var.name]
+    for i, (name, _, _) in enumerate(SYSTEM_VARS):
+        s.v[i] = view["system"][name]
+    s.plays = [(seat, deck.face(c)) for seat, c in view.get("trick") or []]
+    s.pc = view["step_index"]
+    s.entered = True
+    s.terminal = False
+    turn = view.get("turn")
+    if turn is not None:
+        from ._turns import ACTOR, CNT, PH, SEAT, TURNS
+        ts = [0, 0, -1, 0, 0, -1, -1]
+        ts[PH], ts[CNT], ts[SEAT] = turn["phase"], turn["actions_in_phase"], turn["seat"]
+        ts[TURNS] = turn["number"] - 1
+        ts[ACTOR] = view["to_act"]
+        s.ts = ts
+    s.v[TO_ACT] = view["to_act"]
+    s._cache = None
+    return s
+
+
+class SolverBot(Bot):
+    """Plays a perfect-information two-player ruleset: solves the position when at most ``max_cards`` cards
+    are in play (``cards_in_play``), within ``seconds`` per decision, else asks ``fallback`` (random).
+
+    Sees only its view, like every bot (``cardspec.bots``); rebuilds the position with
+    ``state_from_public_view``.
+    """
+
+    name = "solver"
+
+    def __init__(self, game, max_cards: int = 16, seconds: float = 2.0, fallback: Bot | None = None, seed=None):
+        self.game = game
+        self.max_cards = max_cards
+        self.seconds = seconds
+        self.fallback = fallback or RandomBot(seed)
+        self.last = None   # the last Result (None when the fallback answered)
+
+    def act(self, view, legal):
+        self.last = None
+        try:
+            s = state_from_public_view(self.game, view)
+        except (SolveError, KeyError, ValueError):
+            return self.fallback.act(view, legal)
+        if cards_in_play(s) > self.max_cards or len(legal) == 1:
+            return self.fallback.act(view, legal)
+        res = solve(s, self.seconds)
+        self.last = res
+        return res.best if res.best in legal else self.fallback.act(view, legal)
