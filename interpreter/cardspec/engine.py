@@ -504,8 +504,9 @@ class State:
                 try:
                     step.run(self)
                 except _steps.DealError as e:   # e.g. more cards asked for than the stock holds
-                    raise RulesetError(self.game.ruleset.problem(step.path, f"deal {self.v[DEAL_NUMBER]}: {e}")) \
-                        from None
+                    raise RulesetError(self.game.ruleset.problem(
+                        step.path, f"with {self.n} players, deal {self.v[DEAL_NUMBER]} fails: {e}",
+                        "check the deck size, the deal sizes and the players range")) from None
                 self.pc += 1
 
     def _finish_step(self):
@@ -757,10 +758,20 @@ class State:
         """Every event with every field (an omniscient log: replays, tests, referees)."""
         return [{k: v for k, v in ev.items() if not k.startswith("_")} for ev in self.events or ()]
 
-    def log(self, seat=None) -> list:
-        """Events ``seat`` may see (``None``: public ones), private fields removed."""
+    @property
+    def event_count(self) -> int:
+        """How many events have been recorded (every seat's): a cursor for ``log(seat, since=…)``."""
+        return len(self.events or ())
+
+    def log(self, seat=None, since: int = 0) -> list:
+        """Events ``seat`` may see (``None``: public ones), private fields removed.
+
+        ``since``: look only at the events recorded after the first ``since`` (an ``event_count``
+        taken earlier), so a follower fetches what is new without filtering the whole log again.
+        """
         out = []
-        for ev in self.events or ():
+        events = self.events or ()
+        for ev in (events[since:] if since else events):
             to = ev.get("_to")
             if to is not None and (seat is None or seat not in to):
                 redacted = ev.get("_public")
