@@ -56,11 +56,11 @@ PARAM_KINDS = ("card", "cards", "number", "choice")
 
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
-                 "elem")
+                 "elem", "ordered")
 
 
 class _Action:
-    __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index")
+    __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index", "secret")
 
 
 def _combos(pool, kmin, kmax, key):
@@ -70,6 +70,19 @@ def _combos(pool, kmin, kmax, key):
     seen = set()
     for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
         for t in itertools.combinations(pool, k):
+            if t not in seen:
+                seen.add(t)
+                out.append(t)
+    return out
+
+
+def _perms(pool, kmin, kmax, key):
+    """Distinct card sequences (order matters) of lengths kmin..kmax from ``pool`` (``ordered: true``)."""
+    pool = sorted(pool, key=key)
+    out = []
+    seen = set()
+    for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
+        for t in itertools.permutations(pool, k):
             if t not in seen:
                 seen.add(t)
                 out.append(t)
@@ -194,6 +207,7 @@ class Turns(Step):
         a.text = str(spec.get("text", a.name.replace("_", " ")))
         a.words = tuple(a.text.lower().split())
         a.help = spec.get("help", "")
+        a.secret = bool(spec.get("secret", False))   # its action event is shown to the actor only
         ctx = [("seat", INT)]
         a.params = []
         params = spec.get("params") or {}
@@ -234,6 +248,7 @@ class Turns(Step):
                         checks.append(f"if not ({where}): return False")
                 else:
                     P.type = list_of(CARD)
+                    P.ordered = bool(pspec.get("ordered", False))   # a sequence: order kept, permutations
                     cnt = pspec.get("count", 1)
                     if isinstance(cnt, dict):
                         kmin = comp.code(cnt.get("min", 1), pp + ("count", "min"), cur, (INT,))
@@ -248,7 +263,8 @@ class Turns(Step):
                     if cand is not None:   # the ruleset lists the card sets worth checking (e.g. melds_in(...))
                         loops.append((f"for {var} in {cand.src}:", []))
                     else:
-                        loops.append((f"for {var} in _t_combos([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
+                        loops.append((f"for {var} in {'_t_perms' if P.ordered else '_t_combos'}"
+                                      f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
                                       f"{kmax.src}, SORT_KEY.__getitem__):", []))
                     checks.append(f"if not ({kmin.src} <= len({var}) <= {kmax.src}): return False")
                     checks.append(f"if not _t_sub({var}, {zsrc}): return False")
@@ -302,7 +318,7 @@ class Turns(Step):
         lines.append(ind + (f"if {lsrc}: out.append({args})" if lsrc != "True" else f"out.append({args})"))
         lines.append("return out")
         ns = comp.ns
-        ns.update(_t_combos=_combos, _t_sub=_sub_multiset, _t_range=_range,
+        ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
                   _t_choose=lambda vals, k: list(itertools.combinations(vals, k)))
         a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
         clines = []
@@ -442,10 +458,13 @@ class Turns(Step):
         ai, args = move
         actor = ts[ACTOR]
         kind = self.phases[ts[PH]][0]
-        if s.events is not None:
-            s.emit({"type": "action", "seat": actor, "action": self.text(s, move)})
-        ts[CNT] += 1
         a = self.actions[ai]
+        if s.events is not None:
+            ev = {"type": "action", "seat": actor, "action": self.text(s, move)}
+            s.emit(ev, to=(actor,) if a.secret else None)
+            if a.secret:   # other seats see that the seat acted, not what it chose
+                ev["_public"] = {"type": "action", "seat": actor, "action": a.text}
+        ts[CNT] += 1
         if a.fx is not None:
             a.fx(s, actor, *args)
         if kind != "any":
@@ -590,7 +609,8 @@ class Turns(Step):
                         break
                     taken.append(f)
                     i += 1
-                args.append(tuple(sorted(taken, key=deck.sort_key.__getitem__)))
+                args.append(tuple(taken) if getattr(P, "ordered", False) else
+                            tuple(sorted(taken, key=deck.sort_key.__getitem__)))
         if i < len(words):
             raise ValueError(f"too many words after '{a.text}': {' '.join(words[i:])}")
         return tuple(args)

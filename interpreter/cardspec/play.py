@@ -102,6 +102,12 @@ def _show_view(game, view):
         click.echo("  bids: " + ", ".join(f"seat {k}: {b}" for k, b in view["bids_made"].items()))
     if view.get("passing"):
         click.echo(f"  you pass: {' '.join(view['passing'])}")
+    for name, z in view["zones"].items():   # shared face-up zones (a line of cards, a table)
+        if isinstance(z, list) and z and all(isinstance(c, str) for c in z):
+            click.echo(f"  {name}: {' '.join(z)}")
+    if view.get("secret_rule"):   # cardspec._secret: choosing a secret rule
+        click.echo("  type 'rule NAME' (a library rule) or 'write EXPRESSION [hint: TEXT]' "
+                   "(names: card, last, line; e.g. write card.color != last.color)")
 
 
 def ask_human(state, seat) -> str:
@@ -134,7 +140,9 @@ def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.e
     bot_rng = random.Random(f"{seed}-bots")
     from .meldbot import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
     default = from_ruleset(game)
-    bots = {i: default or RandomBot(bot_rng.random()) for i in range(game.n)}
+    from .induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
+    bots = {i: default or _induction(game, f"{seed}-induction-{i}") or RandomBot(bot_rng.random())
+            for i in range(game.n)}
     shown = 0
     while not state.terminal:
         seat = state.to_act
@@ -145,7 +153,7 @@ def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.e
                 shown = len(state.log(human))
             action = ask_human(state, seat)
         else:
-            view = state.view(seat)
+            view = state.view(seat, log=bots[seat].wants_log)
             action = bots[seat].act(view, view["legal_actions"])
         state.apply(action)
     if as_json:
