@@ -441,7 +441,7 @@ class State:
         if ts is not None:
             ts = tuple(ts[:_TS_TURNS]) + tuple(ts[_TS_TURNS + 1:])
         fl = tuple([tuple(f) if f is not None else None for f in self.flight]) if self.flight is not None else None
-        return (self.pc, self.entered, self.terminal, z, tuple(map(tuple, self.c)), tuple(v[:TURN]),
+        return (self.pc, self.terminal, z, tuple(map(tuple, self.c)), tuple(v[:TURN]),
                 tuple(v[TURN + 1:]), ts, tuple(self.face_up), tuple(self.plays), fl, tuple(self.queue),
                 tuple(self.carried))
 
