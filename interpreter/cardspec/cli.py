@@ -242,5 +242,41 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay):
         sys.exit(2)
 
 
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--seconds", "-t", type=float, default=10.0, show_default=True, help="Time limit (wall clock).")
+@click.option("--method", type=click.Choice(["pns", "alphabeta"]), default="pns", show_default=True,
+              help="Proof-number search, or iterative-deepening alpha-beta with a transposition table.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@option_opt
+def solve(scenario, seconds, method, as_json, option):
+    """Solve the position a scenario file reaches (deck:/deal: + actions), for a two-player ruleset
+    with nothing hidden: the value (win/loss/draw for the side to move) and a best move (docs/solve.md).
+
+    Exit 0 with an answer (proven or not), 2 for a bad scenario or a position that cannot be solved.
+    """
+    from .scenario import replay as run
+    from .solve import solve as run_solve
+    if not os.path.isfile(scenario):
+        raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
+    rep = run(scenario, _options(option))
+    if rep.error:
+        raise _Bad(rep.error)
+    res = run_solve(rep.state, seconds, method)
+    if as_json:
+        click.echo(json.dumps(res.as_json(), indent=1))
+        return
+    click.echo(res.describe())
+    for text, (lo, hi) in res.moves.items():
+        from .solve import VALUE_WORDS
+        click.echo(f"  {text:<16} {VALUE_WORDS[lo] if lo == hi else VALUE_WORDS[lo] + '..' + VALUE_WORDS[hi]}")
+    depth = f", {res.depth} decisions deep" if res.method == "alphabeta" else ""
+    click.echo(f"({res.method}: {res.nodes} positions in {res.seconds:.2f} s{depth})")
+
+
+class _Bad(CardspecError):
+    code = "scenario/illegal"
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
