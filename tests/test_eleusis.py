@@ -224,6 +224,7 @@ def test_score_child_empties_hand():
     s = start(hands={1: ["7H"], 2: ["2S", "3S"], 3: ["2S", "3S", "4S"]}, stock=STOCK)
     s.apply("play 7H success")
     assert _round_points(s) == {0: 2, 1: 4, 2: -2, 3: -3}
+    assert events(s, "hand_empty") == [{"type": "hand_empty", "seat": 1, "prophet": False}]
     assert events(s, "rule_revealed")[-1]["name"] == "climb"   # revealed when the round ends
 
 
@@ -262,6 +263,7 @@ def test_score_every_child_disqualified():
     s.apply("play 3H success")
     pts = _round_points(s)
     assert pts == {0: -1, 1: -1, 2: -2, 3: -3}
+    assert len(events(s, "all_disqualified")) == 1 and not events(s, "hand_empty")
 
 
 def test_one_round_per_dealer_with_bots():
