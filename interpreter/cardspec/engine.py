@@ -29,7 +29,7 @@ from .loader import Ruleset, read_ruleset
 from ._slots import *  # noqa: F401,F403  (slot indexes of State.v)
 from ._turns import TURNS as _TS_TURNS
 from ._slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
-VISIBILITY = ("owner", "all", "none", "all_but_owner")
+VISIBILITY = ("owner", "all", "none", "all_but_owner", "top")
 
 
 @dataclass
@@ -729,6 +729,8 @@ class State:
                     entry = {"count": len(cards)}
                     if k:
                         entry["face_up"] = [code[c] for c in cards[:k]]
+                    if zn.visibility == "top":   # a discard pile: only its top card shows
+                        entry["top"] = code[cards[-1]] if cards else None
                     zones[zn.name] = entry
         out = {
             "seat": seat, "players": self.n, "deal": self.v[DEAL_NUMBER], "dealer": self.v[DEALER],

@@ -95,7 +95,8 @@ class MeldBot(Bot):
             return legal[min(range(len(legal)), key=worth)]
         if all(not cs for cs in carded):
             pile = zones.get(self.pile)
-            top = pile[-1] if isinstance(pile, list) and pile else None
+            top = pile[-1] if isinstance(pile, list) and pile else (
+                pile.get("top") if isinstance(pile, dict) else None)   # visibility: top
             if self.take in legal and top is not None and (self._kept(top) or self._partners(top, hand) >= 3):
                 return self.take
             others = [a for a in legal if a != self.take]
