@@ -68,7 +68,7 @@ class BotRunner:
                 if isinstance(bot, RandomBot):
                     t.play_bot(self.registry.clock())
                 else:
-                    view = t.state.view(seat)
+                    view = t.state.view(seat, log=bot.wants_log)
                     action = await asyncio.to_thread(bot.act, view, view["legal_actions"])
                     if t.closed is None and t.bot_to_act() == seat:
                         t.act(seat, action, self.registry.clock())

@@ -431,13 +431,14 @@ function eventText(ev) {
     case "deal_start": return "Deal " + ev.deal + " (dealer: " + seat(ev.dealer) + ")";
     case "deal": return ev.face_up ? ev.zone + " face up: " + ev.face_up.join(" ")
       : (ev.each ? "dealt " + ev.each + " cards each (" + ev.zone + ")" : (ev.count ? ev.zone + ": " + ev.count + " cards" : null));
-    case "pass": return seat(ev.seat) + " passes " + (ev.cards ? ev.cards.join(" ") : ev.count + " cards") + " to " + seat(ev.to);
-    case "bid": return seat(ev.seat) + " bids " + ev.bid;
+    case "pass": return seat(ev.seat) + (ev.seat === S.seat ? " pass " : " passes ") +
+      (ev.cards ? ev.cards.join(" ") : ev.count + (ev.count === 1 ? " card" : " cards")) + " to " + seat(ev.to);
+    case "bid": return seat(ev.seat) + (ev.seat === S.seat ? " bid " : " bids ") + ev.bid;
     case "trump": return "trump: " + (ev.suit ? (SUITS[ev.suit] || ev.suit) : "none");
     case "trick": {
-      const cards = ev.cards.map(([s, c]) => c + " (" + seat(s) + ")").join(", ");
+      const cards = ev.cards.map(([s, c]) => (s === S.seat ? "You" : "S" + s) + " " + c).join(", ");
       const cancelled = ev.cancelled && ev.cancelled.length ? "; cancelled " + ev.cancelled.join(" ") : "";
-      return "Trick " + ev.number + ": " + cards + cancelled + " \u2192 " + (ev.carried ? "no winner, carried" : seat(ev.winner) + " wins");
+      return "Trick " + ev.number + ": " + cards + cancelled + " \u2192 " + (ev.carried ? "no winner, carried" : seat(ev.winner) + (ev.winner === S.seat ? " win" : " wins"));
     }
     case "deal_score": return "Deal score: " + Object.entries(ev.points).map(([k, x]) => seat(+k) + " " + x).join(", ");
     case "game_over": return "Game over: " + Object.entries(ev.scores).map(([k, x]) => seat(+k) + " " + x).join(", ");
