@@ -88,3 +88,39 @@ def test_play_a_whole_hearts_deal_by_clicking(base_url, browser):
     assert log.count("Trick ") == 13 and "Game over" in log
     assert not problems, problems
     page.close()
+
+
+def test_cancellation_black_lady_with_seven_bots(base_url, browser):
+    """The issue's done-when: a person plays Cancellation Black Lady with 7 bots. Its first pass is
+    two cards at once: two clicks select them, then the highlighted confirm button sends the pass."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(base_url)
+    page.select_option("#ruleset", "cancellation-black-lady")
+    page.select_option("#players", "8")
+    page.fill("#options [data-option=deals]", "1")
+    page.select_option("#bot-delay", "0")
+    page.click("#create")
+    confirmed = []
+    for _ in range(80):
+        page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
+        if page.get_attribute("body", "data-turn") == "over":
+            break
+        version = page.get_attribute("body", "data-version")
+        selected = len(page.query_selector_all("#hand .card.selected"))
+        confirm = page.query_selector("#actions button.confirm")
+        if confirm:
+            confirmed.append(confirm.get_attribute("data-action"))
+            confirm.click()
+        else:
+            (page.query_selector("#hand .card.legal") or page.query_selector("#actions button.action")).click()
+        page.wait_for_function(f"document.body.dataset.version !== '{version}' || "
+                               f"document.querySelectorAll('#hand .card.selected').length !== {selected}",
+                               timeout=20000)
+    assert page.get_attribute("body", "data-turn") == "over"
+    assert confirmed and confirmed[0].startswith("pass ") and len(confirmed[0].split()) == 3
+    assert page.inner_text("#result").startswith("Game over.")
+    assert len(page.query_selector_all("#scores tr")) == 8
+    assert not problems, problems
+    page.close()
