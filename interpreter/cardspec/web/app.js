@@ -295,6 +295,7 @@ function renderCenter(v) {
   trickRow($("#trick"), v.trick || [], null, []);
   const last = [...S.events].reverse().find(e => e.type === "trick" && Array.isArray(e.cards));
   $("#last-trick-area").hidden = !last;
+  $("#trick-area").hidden = !last && !(v.trick || []).length;     // games without tricks
   if (last) trickRow($("#last-trick"), last.cards, last.carried ? null : last.winner, last.cancelled);
   const zones = $("#zones");
   zones.innerHTML = "";
@@ -443,7 +444,8 @@ function eventText(ev) {
     case "deal_score": return "Deal score: " + Object.entries(ev.points).map(([k, x]) => seat(+k) + " " + x).join(", ");
     case "game_over": return "Game over: " + Object.entries(ev.scores).map(([k, x]) => seat(+k) + " " + x).join(", ");
     case "play": case "shuffle": case "deal_end": case "pass_chosen": return null;
-    default: return ev.type + ": " + Object.entries(ev).filter(([k]) => k !== "type").map(([k, x]) => k + "=" + fmt(x)).join(", ");
+    default: return ev.type.replace(/_/g, " ") + ": " + Object.entries(ev).filter(([k]) => k !== "type")
+      .map(([k, x]) => (k === "seat" || k === "to") && typeof x === "number" ? seat(x) : k + " " + fmt(x)).join(", ");
   }
 }
 function appendLog(ev) {
