@@ -25,7 +25,8 @@ import time
 
 
 def rate(matches=50, players=5, seed=1, per_rule=None, stats=None):
-    """Play ``matches`` matches; returns ``(rounds found, rounds)``. ``per_rule`` / ``stats``: dicts to fill."""
+    """Play ``matches`` matches; returns ``(rounds found, rounds)``. ``per_rule`` / ``stats``: dicts to fill
+    (``stats['alike']``: rounds not found where the remaining candidates judge every card alike)."""
     from cardspec.engine import Game
     from cardspec.induction import from_ruleset
     g = Game("eleusis-prophets", players)
@@ -39,7 +40,10 @@ def rate(matches=50, players=5, seed=1, per_rule=None, stats=None):
             s.apply_move(s._parse(bots[s.to_act].choose(v)))
             now = s.v[2]   # DEAL_NUMBER
             if now != deal or s.terminal:
-                ok, name = _judge_round(s, bots, deal)
+                alike = []
+                ok, name = _judge_round(s, bots, deal, alike)
+                if stats is not None and not ok and alike:
+                    stats["alike"] += 1
                 found += ok
                 rounds += 1
                 deal = now
@@ -63,7 +67,7 @@ def _with_deal(events):
         yield dict(e, deal=deal)
 
 
-def _judge_round(s, bots, deal):
+def _judge_round(s, bots, deal, alike=None):
     events = s.log_all()
     end = max(i for i, e in enumerate(events) if e["type"] == "rule_revealed")
     name = events[end]["name"]
@@ -76,6 +80,8 @@ def _judge_round(s, bots, deal):
         cands = bot.candidates(log[:cut + 1])
         if [n for n, _ in cands] == [name]:
             return 1, name
+        if alike is not None and bot.settled(cands, bot.line(log[:cut + 1])):
+            alike.append(name)   # only rules that judge alike remain (e.g. red only / same colour on a red line)
     return 0, name
 
 
@@ -91,6 +97,8 @@ def main(argv=None):
     secs = time.time() - t
     print(f"rounds: {rounds}  found: {found}  rate: {found / rounds:.1%}  "
           f"({a.matches} matches x {a.players} players, seed {a.seed}, {secs:.0f} s)")
+    print(f"not found, but only rules that judge alike were left: {stats['alike']} "
+          f"(found or alike: {(found + stats['alike']) / rounds:.1%})")
     print(f"rounds with a prophet: {stats['rounds_with_prophet']}  prophets: {stats['prophet']}  "
           f"overthrown: {stats['prophet_overthrown']}  disqualifications: {stats['disqualified']}")
     for name, (k, n) in sorted(per_rule.items(), key=lambda kv: kv[1][0] / kv[1][1]):

@@ -361,3 +361,16 @@ def test_induction_bot_finds_the_rule_in_most_rounds():
     rate = mod.rate
     found, rounds = rate(matches=3, players=4, seed=100)
     assert rounds == 12 and found / rounds >= 0.5
+
+
+def test_induction_bot_prophesies_when_the_rules_left_judge_alike():
+    """Red only and same colour judge every card alike on an all-red line: the bot may prophesy;
+    climb and descend do not."""
+    g = game(4)
+    bot = InductionBot(g, g.data["bots"]["default"], seed=1)
+    lib = dict(bot.library)
+    f = g.deck.face
+    red_line = [f("5H"), f("9D")]
+    assert bot.settled([("red_only", lib["red_only"]), ("same_colour", lib["same_colour"])], red_line)
+    assert not bot.settled([("climb", lib["climb"]), ("descend", lib["descend"])], red_line)
+    assert bot.settled([("climb", lib["climb"])], red_line)

@@ -70,6 +70,16 @@ class InductionBot(Bot):
                     line.append(card)
         return obs
 
+    def line(self, log) -> list:
+        """The current deal's line (faces) rebuilt from the log: the starter, then each accepted card."""
+        obs = self.observations(log)
+        if obs:
+            last_line, card, ok = obs[-1]
+            return list(last_line) + ([card] if ok else [])
+        c = self.cfg
+        starters = [ev for ev in log if ev.get("type") == c.get("starter_event", "starter")]
+        return [self.face(starters[-1]["card"])] if starters else []
+
     def candidates(self, log) -> list:
         """The library rules (``(name, function)``) consistent with every judged card of the deal."""
         obs = self.observations(log)
@@ -109,7 +119,7 @@ class InductionBot(Bot):
             phase = "judge" if turn_seat != seat else "play" if not played and \
                 (view.get("turn") or {}).get("phase", 0) == 0 else "prophesy"
         if phase == "prophesy":
-            return prophesy if len(cands) == 1 else "skip"
+            return prophesy if self.settled(cands, line) else "skip"
         if phase == "judge":
             return f"{c.get('judge', 'judge')} {self.verdict(cands or self.library, line, played)}"
         hand = view["zones"]["hand"][str(seat)]
@@ -131,6 +141,36 @@ class InductionBot(Bot):
             votes[v] = votes.get(v, 0) + 1
         return max(sorted(votes), key=votes.get)
 
+    def settled(self, cands, line) -> bool:
+        """True when one candidate remains, or (at most 3 remain and) they judge every card of the deck
+        alike after ``line`` and after each one-card extension of it: no play can tell them apart soon."""
+        if len(cands) == 1:
+            return True
+        if not cands or len(cands) > 3:
+            return False
+        fns = [fn for _, fn in cands]
+        code = self.game.deck.code
+        deck = sorted({code[c]: c for c in self.game.deck.cards}.values())   # one copy of each card
+        for x in deck:
+            first = self._accepts(fns[0], x, line)
+            if any(self._accepts(fn, x, line) != first for fn in fns[1:]):
+                return False
+            if first:
+                ln = list(line) + [x]
+                for y in deck:
+                    a = self._accepts(fns[0], y, ln)
+                    if any(self._accepts(fn, y, ln) != a for fn in fns[1:]):
+                        return False
+        return True
+
+    def _splits(self, fns, hand, line) -> bool:
+        """True when some card of ``hand`` is accepted by some candidates and rejected by others."""
+        for x in hand:
+            yes = sum(1 for fn in fns if self._accepts(fn, x, line))
+            if 0 < yes < len(fns):
+                return True
+        return False
+
     def choose_play(self, hand, line, cands) -> str:
         """The play's text: the longest sequence all candidates agree on, else the most informative card."""
         c = self.cfg
@@ -148,7 +188,8 @@ class InductionBot(Bot):
             rest.remove(nxt)
         # Cards every candidate rejects after the current last card (the line does not move).
         fail = [x for x in hand if not any(self._accepts(fn, x, line) for fn in fns)][:k]
-        if seq or fail:
+        explore = int(c.get("explore", 0))   # below this many agreed cards, test a splitting card instead
+        if (seq or fail) and (len(fns) == 1 or max(len(seq), len(fail)) >= explore or not self._splits(fns, hand, line)):
             if len(seq) >= len(fail):
                 return " ".join([c.get("play", "play")] + [code[x] for x in seq] + [c.get("success", "success")])
             return " ".join([c.get("play", "play")] + [code[x] for x in fail] + [c.get("failure", "failure")])
