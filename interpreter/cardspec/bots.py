@@ -86,7 +86,7 @@ def take_turn(state, bot: Bot, seat: int | None = None) -> str:
     return action
 
 
-BOTS = ("random", "ismcts", "policy", "meld")
+BOTS = ("random", "ismcts", "policy", "meld", "solver")
 
 
 def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
@@ -118,6 +118,14 @@ def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
     if name == "meld":
         from .meldbot import MeldBot, from_ruleset
         return from_ruleset(game, seed) or MeldBot(seed=seed)
+    if name == "solver":   # perfect-information two-player games (cardspec.solve); solver:12 = at most 12 cards
+        from .solve import SolverBot
+        if game is None:
+            raise ValueError("the solver bot needs the game's rules")
+        try:
+            return SolverBot(game, max_cards=int(arg) if arg else 16, seed=seed)
+        except ValueError:
+            raise ValueError(f"solver takes the most cards in play it solves (solver:12), not '{arg}'") from None
     raise ValueError(f"unknown bot '{spec}'; bots: {', '.join(BOTS)}")
 
 

@@ -278,23 +278,29 @@ _INF = 1 << 40
 
 
 class _Node:
-    __slots__ = ("pn", "dn", "kids", "state", "key", "moves", "attack")
+    __slots__ = ("pn", "dn", "kids", "state", "key", "moves", "attack", "clean")
 
 
-def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won: set | None = None):
+def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won: set | None = None,
+          lost: set | None = None, dag: bool = True):
     """Proof-number search: can ``attacker`` force a win from ``state``?
 
     Best first: always expands the leaf that most cheaply proves or disproves the root (proof and
     disproof numbers start from the mobility of each side). A position that recurs on its own line
     counts as "not a win" (a draw at best). ``won``: keys of positions already proven won for
     ``attacker`` (filled as proofs are found; a proof never leans on a repetition, so it holds on any
-    path: the transposition table of this search). Returns ``(answer, root, nodes)``: ``answer`` is
+    path: the transposition table of this search). ``lost``: likewise, keys of positions disproven
+    without any repetition in the disproof (so on any path). ``dag``: share one node per position
+    (a transposition table for open positions too; a proof stays exact, and a disproof that leans on
+    a repetition is marked ``clean = False`` so the caller can check it with ``dag=False``). Returns ``(answer, root, nodes)``: ``answer`` is
     True (proven), False (disproven: a draw or a loss is the best ``attacker`` can force) or None (out
     of time or nodes); ``root.kids[i]`` belongs to the root's ``i``-th legal move (``pn == 0``:
     that move wins; ``dn == 0``: it does not).
     """
     won = set() if won is None else won
+    lost = set() if lost is None else lost
     root = _node(state, state.position_key(), attacker)
+    table = {root.key: root} if dag else None
     nodes = 1
     clock = time.perf_counter
     while root.pn and root.dn:
@@ -303,6 +309,7 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
         path = [root]
         on_line = {root.key}
         n = root
+        cycle = False
         while n.kids is not None:
             kids = n.kids
             best = kids[0]
@@ -314,34 +321,48 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
                 for k in kids:
                     if k.dn < best.dn:
                         best = k
+            if best.pn == 0 or best.dn == 0:   # settled through another parent: this one is stale
+                cycle = True
+                break
+            if best.key in on_line:      # a shared node leads back into this line: a repetition here
+                kids[kids.index(best)] = _leaf(best.key, _INF, 0, False)
+                cycle = True
+                break
             n = best
             path.append(n)
             on_line.add(n.key)
-        s = n.state
+        if cycle:
+            n = None
+        s = n.state if n is not None else None
         kids = []
-        for m in n.moves:
+        for m in (n.moves if n is not None else ()):
             c = s.clone(True)
             c.apply_move(m)
             nodes += 1
             if c.terminal:
                 k = _Node()
                 k.kids = k.state = k.key = k.moves = None
+                k.clean = True
                 k.pn, k.dn = (0, _INF) if terminal_value(c, attacker) == WIN else (_INF, 0)
             else:
                 key = c.position_key()
-                if key in won:
+                if key in won or key in lost:
                     k = _Node()
                     k.kids = k.state = k.moves = None
-                    k.key, k.pn, k.dn = key, 0, _INF
+                    k.clean = True
+                    k.key, k.pn, k.dn = (key, 0, _INF) if key in won else (key, _INF, 0)
                 elif key in on_line:          # back to a position of this line: a draw, not a win
-                    k = _Node()
-                    k.kids = k.state = k.moves = None
-                    k.key, k.pn, k.dn = key, _INF, 0
+                    k = _leaf(key, _INF, 0, False)   # this disproof holds on this line only
                 else:
-                    k = _node(c, key, attacker)
+                    k = table.get(key) if dag else None
+                    if k is None or (k.dn == 0 and not k.clean):
+                        k = _node(c, key, attacker)
+                        if dag:
+                            table[key] = k
             kids.append(k)
-        n.kids = kids
-        n.state = n.moves = None
+        if n is not None:
+            n.kids = kids
+            n.state = n.moves = None
         for p in reversed(path):
             kids = p.kids
             if p.attack:
@@ -350,16 +371,30 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
             else:
                 pn = min(sum([k.pn for k in kids]), _INF)
                 dn = min([k.dn for k in kids])
-            if pn == p.pn and dn == p.dn and p is not n:
+            if pn == p.pn and dn == p.dn and p is not n and not cycle:
                 break                        # unchanged: the ancestors are too
             p.pn, p.dn = pn, dn
             if pn == 0:
                 won.add(p.key)
                 if p is not root:
                     p.kids = ()              # proven: the subtree is no longer needed
-            elif dn == 0 and p is not root:
-                p.kids = ()
+            elif dn == 0:
+                if p.attack:
+                    p.clean = all([k.clean for k in kids])
+                else:
+                    p.clean = any([k.dn == 0 and k.clean for k in kids])
+                if p.clean:
+                    lost.add(p.key)
+                if p is not root:
+                    p.kids = ()
     return root.pn == 0, root, nodes
+
+
+def _leaf(key, pn, dn, clean):
+    k = _Node()
+    k.kids = k.state = k.moves = None
+    k.key, k.pn, k.dn, k.clean = key, pn, dn, clean
+    return k
 
 
 def _node(s, key, attacker):
@@ -368,6 +403,7 @@ def _node(s, key, attacker):
     k.state, k.key = s, key
     k.moves = s.game.steps[s.pc].legal(s)
     k.attack = s.v[7] == attacker
+    k.clean = True
     if k.attack:
         k.pn, k.dn = 1, max(len(k.moves), 1)
     else:
@@ -401,19 +437,29 @@ def solve(state, seconds: float = 10.0, method: str = "pns", max_depth: int | No
     bounds = {m: [LOSS, WIN] for m in moves}
     answer, tree, nodes = prove(root, seat, deadline)
     answer2 = tree2 = None
-    for m, k in zip(moves, tree.kids or ()):
-        if k.pn == 0:
-            bounds[m] = [WIN, WIN]
-        elif k.dn == 0:
-            bounds[m][1] = DRAW
+    sound1 = sound2 = True     # False: checked by the tree search (dag=False), where every disproof holds
     if answer is False:
         answer2, tree2, n2 = prove(root, 1 - seat, deadline)
         nodes += n2
-        for m, k in zip(moves, tree2.kids or ()):
-            if k.pn == 0:
-                bounds[m] = [LOSS, LOSS]
-            elif k.dn == 0:
-                bounds[m][0] = DRAW
+        if answer2 is False:   # a draw: both disproofs must hold; check one that leaned on a repetition
+            if not tree.clean:
+                answer, tree, n3 = prove(root, seat, deadline, dag=False)
+                nodes += n3
+                sound1 = False
+            if not tree2.clean and answer is False:
+                answer2, tree2, n4 = prove(root, 1 - seat, deadline, dag=False)
+                nodes += n4
+                sound2 = False
+    for m, k in zip(moves, tree.kids or ()):
+        if k.pn == 0:
+            bounds[m] = [WIN, WIN]
+        elif k.dn == 0 and (k.clean or not sound1):
+            bounds[m][1] = DRAW
+    for m, k in zip(moves, (tree2.kids if tree2 is not None else None) or ()):
+        if k.pn == 0:
+            bounds[m] = [LOSS, LOSS]
+        elif k.dn == 0 and (k.clean or not sound2):
+            bounds[m][0] = DRAW
     lo = max(b[0] for b in bounds.values())
     hi = max(b[1] for b in bounds.values())
     if answer is False and answer2 is False:
