@@ -374,3 +374,20 @@ def test_induction_bot_prophesies_when_the_rules_left_judge_alike():
     assert bot.settled([("red_only", lib["red_only"]), ("same_colour", lib["same_colour"])], red_line)
     assert not bot.settled([("climb", lib["climb"]), ("descend", lib["descend"])], red_line)
     assert bot.settled([("climb", lib["climb"])], red_line)
+
+
+@pytest.mark.parametrize("bad, words", [
+    ("card.colour != last.color", "colour"),
+    ("count(hand[0]) > 0", "only card, last, line"),
+])
+def test_a_bad_library_rule_is_reported_at_its_position(tmp_path, bad, words):
+    from pathlib import Path
+    from cardspec.errors import RulesetError
+    src = (Path(__file__).resolve().parent.parent / "rulesets" / "eleusis-prophets.yaml").read_text()
+    assert "rule: card.color != last.color," in src
+    p = tmp_path / "bad.yaml"
+    p.write_text(src.replace("rule: card.color != last.color,", f"rule: '{bad}',"))
+    with pytest.raises(RulesetError) as e:
+        Game(str(p), 4)
+    text = str(e.value)
+    assert "bad.yaml:" in text and words in text
