@@ -86,7 +86,7 @@ def take_turn(state, bot: Bot, seat: int | None = None) -> str:
     return action
 
 
-BOTS = ("random", "ismcts", "policy", "meld", "solver")
+BOTS = ("random", "ismcts", "policy", "meld", "solver", "induction")
 
 
 def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
@@ -118,6 +118,13 @@ def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
     if name == "meld":
         from .meldbot import MeldBot, from_ruleset
         return from_ruleset(game, seed) or MeldBot(seed=seed)
+    if name == "induction":   # a secret-rule game whose ruleset has bots: default: {bot: induction, …}
+        from .induction import from_ruleset as _induction
+        bot = _induction(game, seed)
+        if bot is None:
+            raise ValueError(f"{getattr(game, 'name', 'this ruleset')} names no induction bot (bots: default: "
+                             "{bot: induction, …})")
+        return bot
     if name == "solver":   # perfect-information two-player games (cardspec.solve); solver:12 = at most 12 cards
         from .solve import SolverBot
         if game is None:
