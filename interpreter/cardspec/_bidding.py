@@ -23,8 +23,8 @@ Action text: ``bid 3`` (``3`` is read too). Events: ``{"type": "bid", "seat",
 "bid"}`` for every bid, public. The view adds ``bids_made`` (seat → bid, for the
 seats that have bid in this step) and ``bid_order``.
 
-Where the rule comes from: ../shared/rules/vanishing-whist.md ("Bidding", the
-hook); the step knows no game, the ruleset supplies every number.
+Where the rule comes from: the bidding games' digest in shared/rules/ ("Bidding",
+the hook); the step knows no game, the ruleset supplies every number.
 """
 from __future__ import annotations
 

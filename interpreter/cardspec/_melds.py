@@ -31,7 +31,7 @@ place. At least one card must not be in ``wild``. Laying off a natural card
 on the place a wild fills moves the wild to an end (9-10-★-Q + J → 9-10-J-Q-★):
 validity depends only on the cards, so ``run_wilds(meld + cards, wild)`` is
 the lay-off's check and the ``lay_off`` effect lays the meld out again.
-Source of these rules: ../shared/rules/burraco.md ("Melds", "Moving a wild").
+Source of these rules: the partnership rummy digest in shared/rules/ ("Melds", "Moving a wild").
 
 ``melds_in`` and ``extensions`` never list every subset of the hand: they
 walk each rank's cards (sets) and each suit's windows of consecutive places

@@ -1,7 +1,7 @@
 """A secret rule chosen by one seat: the ``secret_rule`` step and the ``judge`` builtins.
 
 An induction game (one seat sets a hidden rule, the others discover it by
-playing; ../shared/rules/eleusis-prophets.md) needs a *value that is an
+playing; the induction game's digest in shared/rules/) needs a *value that is an
 expression*: a rule about "the card to judge and the line so far" that a
 person types in the expression language at run time, or that a bot draws from
 a library the ruleset ships. The step::

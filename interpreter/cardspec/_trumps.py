@@ -4,7 +4,7 @@ YAML::
 
     - trump: EXPR          # a suit expression; no_suit for a deal without trumps
 
-Examples (../shared/rules/vanishing-whist.md, "Trumps" and "Oh Hell")::
+Examples (the bidding games' digest in shared/rules/, "Trumps")::
 
     - trump: if count(turnup) > 0 then top(turnup).suit else no_suit   # the turned-up card's suit
     - trump: suit_named(trumps)[(deal_number - 1) % count(trumps)]     # a rotation given as an option list

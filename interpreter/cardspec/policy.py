@@ -22,7 +22,7 @@ legal)`` rebuilds a state from the view alone (``shadow_state``: zones the seat
 cannot see are empty, face-up cards are kept), so a policy cannot read hidden
 cards. ``Policy.move(state)`` evaluates the same rules on a real state and
 returns an internal move: the fast path for simulations whose policies read
-only public facts (benchmarks/red_dog_house_edge.py).
+only public facts (the house-edge benchmark in benchmarks/).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Scenarios (DESIGN.md, "Scenarios", a contract): fix a position, replay actions, check results.
 
-    ruleset: cancellation-black-lady   # built-in name, or a path relative to the scenario file
+    ruleset: NAME                      # built-in name, or a path relative to the scenario file
     players: 7
     options: {}
     seed: 1

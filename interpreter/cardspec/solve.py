@@ -13,8 +13,8 @@ command, the output and measurements.
 
 Repetition: a position that recurs on the line being searched counts as a
 draw (the usual rule of solvers; a player who can force one return to a
-position can force the ruleset's third one, e.g. Svoyi Koziri's threefold
-repetition, shared/rules/svoyi-koziri.md "End"). Results that lean on such a
+position can force the ruleset's third one, e.g. a threefold-repetition
+draw written in a ruleset). Results that lean on such a
 draw above the node are not stored in the table (the graph-history
 interaction problem), so stored bounds hold whatever the path. Chance inside
 the search (a shuffle, a random draw) follows the position's seeded RNG.
