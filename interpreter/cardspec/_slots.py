@@ -7,7 +7,7 @@ SYSTEM_VARS = [
     ("dealer", INT, "the dealer's seat"),
     ("leader", INT, "the seat that led (or leads) the current trick"),
     ("deal_number", INT, "1 for the first deal of the match"),
-    ("trick_number", INT, "1 for the first trick of the deal"),
+    ("trick_number", INT, "the trick in progress, 1 from the first lead's choice on (0 before play)"),
     ("tricks_total", INT, "tricks in this deal (the hand size when play began)"),
     ("led_suit", SUIT, "the suit led to the current trick (no_suit before the lead)"),
     ("winner", INT, "the winner of the last trick (-1 before)"),

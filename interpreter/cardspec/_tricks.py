@@ -94,7 +94,6 @@ class Tricks(Step):
             "if not plays:",
             f"    v[{LEADER}] = p_seat",
             f"    v[{LED_SUIT}] = SUIT[p_card]",
-            f"    v[{TRICK_NUMBER}] += 1",
             "plays.append((p_seat, p_card))",
             "if events is not None:",
             "    events.append({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
@@ -147,6 +146,7 @@ class Tricks(Step):
                 "plays = s.plays = []",
                 f"v[{LED_SUIT}] = -1",
                 "if not done:",
+                f"    v[{TRICK_NUMBER}] += 1",
                 f"    v[{LEADER}] = p_winner",
                 f"    v[{TO_ACT}] = p_winner"]
         play_card += ["    " + ln for ln in res]
@@ -177,7 +177,7 @@ class Tricks(Step):
             return False
         v = s.v
         v[TRICKS_TOTAL] = total
-        v[TRICK_NUMBER] = 0
+        v[TRICK_NUMBER] = 1   # the trick in progress, from the moment its lead is to be chosen
         v[LEADER] = leader
         v[TO_ACT] = leader
         v[LED_SUIT] = -1
