@@ -301,6 +301,15 @@ class Game:
 
     # ---- states -------------------------------------------------------------
     def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
+        # match.report: name -> (numerator counter index, denominator counter index, percent), for simulate.
+        self.report = {}
+        for rname, r in ((self.data.get("match") or {}).get("report") or {}).items():
+            idx = [self.counter[r[k]].index if r.get(k) in self.counter else None for k in ("counter", "per")]
+            for k, i in zip(("counter", "per"), idx):
+                if i is None:
+                    comp.problem(("match", "report", rname, k), f"no counter named '{r.get(k)}'")
+            if None not in idx:
+                self.report[str(rname)] = (idx[0], idx[1], bool(r.get("percent")))
                   deal=None, rng: random.Random | None = None) -> "State":
         """A new match at its first decision.
 

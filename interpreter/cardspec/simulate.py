@@ -87,6 +87,22 @@ class _Moments:
         return {"mean": mean, "sd": sd, "mean_ci": [mean - half, mean + half], "min": self.lo, "max": self.hi}
 
 
+def _ratio(a) -> dict:
+    """Ratio of totals Σx/Σy over matches with a 95 % CI (delta method: the matches are the independent units).
+
+    ``a`` is ``[n, Σx, Σy, Σx², Σy², Σxy]``; returns ``{"value", "ci", "matches", "total", "per"}``
+    (value and ci None when Σy is 0).
+    """
+    n, sx, sy, sxx, syy, sxy = a
+    if not sy:
+        return {"value": None, "ci": None, "matches": n, "total": sx, "per": sy}
+    r = sx / sy
+    # sample variance of the residuals x - r·y, over (n · mean(y)²)
+    var_d = (sxx - 2 * r * sxy + r * r * syy) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(max(var_d, 0.0) / n) / abs(sy / n)
+    return {"value": r, "ci": [r - half, r + half], "matches": n, "total": sx, "per": sy}
+
+
 class Aggregate:
     """Streaming totals over matches: per side wins, losses, score moments and distribution; lengths.
 
@@ -106,6 +122,7 @@ class Aggregate:
         self.deals = _Moments()
         self.first_n = [0] * k       # matches in which this side acted first
         self.first_wins = [0] * k    # … and won
+        self.ratios = {}             # match.report name -> per side [n, Σx, Σy, Σx², Σy², Σxy] (exact ints)
 
     def add(self, r):
         self.n += 1
@@ -117,6 +134,12 @@ class Aggregate:
                 self.wins[i] += 1
             if side in r.losers:
                 self.losses[i] += 1
+        for name, by_side in r.reports.items():
+            acc = self.ratios.setdefault(name, [[0] * 6 for _ in self.sides])
+            for i, side in enumerate(self.sides):
+                x, y = by_side.get(side, (0, 0))
+                a = acc[i]
+                a[0] += 1; a[1] += x; a[2] += y; a[3] += x * x; a[4] += y * y; a[5] += x * y   # noqa: E702
         self.actions.add(r.actions)
         self.deals.add(r.deals)
         if r.first in self.sides:
@@ -133,6 +156,11 @@ class Aggregate:
             self.dist[i].update(o.dist[i])
             self.first_n[i] += o.first_n[i]
             self.first_wins[i] += o.first_wins[i]
+        for name, acc in o.ratios.items():
+            mine = self.ratios.setdefault(name, [[0] * 6 for _ in self.sides])
+            for a, b in zip(mine, acc):
+                for j in range(6):
+                    a[j] += b[j]
         self.actions.merge(o.actions)
         self.deals.merge(o.deals)
 
@@ -152,6 +180,7 @@ class Aggregate:
                 "losses": self.losses[i], "loss_rate": self.losses[i] / n if n else None,
                 "loss_ci": list(wilson(self.losses[i], n)),
                 "score": sc,
+                "reports": {name: _ratio(acc[i]) for name, acc in self.ratios.items()},
             })
         fw, fn = sum(self.first_wins), sum(self.first_n)
         share = sum(self.wins) / (n * len(self.sides)) if n and self.sides else None
@@ -167,11 +196,12 @@ class Aggregate:
 class MatchResult:
     """One match: ``scores`` {side: points}, ``winners``/``losers`` (sides), ``actions``, ``deals``, ``first``."""
 
-    __slots__ = ("scores", "winners", "losers", "actions", "deals", "first")
+    __slots__ = ("scores", "winners", "losers", "actions", "deals", "first", "reports")
 
-    def __init__(self, scores, winners, losers, actions, deals, first):
+    def __init__(self, scores, winners, losers, actions, deals, first, reports=None):
         self.scores, self.winners, self.losers = scores, winners, losers
         self.actions, self.deals, self.first = actions, deals, first
+        self.reports = reports or {}   # match.report name -> {side: (numerator, denominator)}
 
 
 # ---- playing ------------------------------------------------------------------
@@ -236,8 +266,14 @@ def play_one(game, bot_specs, seed, index, policy=None) -> MatchResult:
     if losers is None and scores:
         worst = (max if game.ranking == "lowest" else min)(scores.values())
         losers = [k for k, x in scores.items() if x == worst]
+    reports = {}
+    for name, (num, per, _pct) in game.report.items():
+        r = reports[name] = {}
+        for k in range(n):
+            x, y = r.get(_side_of(game, k), (0, 0))
+            r[_side_of(game, k)] = (x + state.c[num][k], y + state.c[per][k])
     return MatchResult(scores, winners, tuple(losers or ()), actions, v[DEAL_NUMBER],
-                       _side_of(game, first) if first is not None else None)
+                       _side_of(game, first) if first is not None else None, reports)
 
 
 def _run_chunk(args):
@@ -324,7 +360,8 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
     labels = [("team " if game.teams else "seat ") + str(s) for s in total.sides]
     side_bots = ["/".join(sorted({specs[k] for k in range(players) if _side_of(game, k) == s})) for s in total.sides]
     out = {"ruleset": game.name, "players": players, "options": {k: v for k, v in game.options.items()},
-           "seed": seed, "bots": specs, "policy": policy}
+           "seed": seed, "bots": specs, "policy": policy,
+           "report_percent": {name: p for name, (_x, _y, p) in game.report.items()}}
     out.update(total.summary(labels, side_bots))
     return out
 
@@ -360,6 +397,13 @@ def format_table(res: dict) -> str:
     if f["matches"]:
         lines.append(f"first seat to act: wins {_pct(f['win_rate'])} {_ci(f['win_ci'])} vs "
                      f"{_pct(f['mean_win_rate'])} for an average side (advantage {100 * f['advantage']:+.1f} points)")
+    pct = res.get("report_percent", {})
+    for s in res["sides"]:
+        for name, rp in (s.get("reports") or {}).items():
+            if rp["value"] is not None:
+                f, u = (100, " %") if pct.get(name) else (1, "")
+                lines.append(f"{s['label']} {name}: {f * rp['value']:+.4f}{u} (95% CI [{f * rp['ci'][0]:+.4f}{u}, "
+                             f"{f * rp['ci'][1]:+.4f}{u}]; {rp['total']} / {rp['per']} over {rp['matches']} matches)")
     for s in res["sides"]:
         dist = s["score"]["distribution"]
         if len(dist) <= 12:
