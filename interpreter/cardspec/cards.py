@@ -107,6 +107,13 @@ class Deck:
         self.n_faces = len(codes)
         self.face_of = {c: i for i, c in enumerate(codes)}
         pts = [0] * len(codes)
+        for key in (self.points or {}):
+            k = str(key)
+            if not any(self._faces_for_key(k, level) for level in ("suit", "rank", "card")) and \
+                    k.lower() not in ("joker", "jokers", "jk"):
+                err = CardError(f"points: '{k}' is not a suit, a rank or a card of this deck")
+                err.key = k
+                raise err
         # Most specific entry wins: a suit, then a rank, then a card code.
         for level in ("suit", "rank", "card"):
             for key, value in (self.points or {}).items():

@@ -34,6 +34,9 @@ class _Group(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except RulesetError as e:   # already "file:line:col: error: …" with the line and a hint
+            click.echo(str(e), err=True)
+            sys.exit(2)
         except CardspecError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
@@ -194,6 +197,9 @@ def replay(scenario, as_json, option):
     if not os.path.isfile(scenario):
         raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
     rep = run(scenario, _options(option))
+    # An illegal action the scenario did not expect is bad input (exit 2, DESIGN.md "Errors");
+    # a failed expect: check exits 1.
+    bad_action = rep.error is not None and rep.failures == [rep.error]
     if as_json:
         click.echo(json.dumps(rep.result(), indent=1))
     else:
@@ -201,13 +207,15 @@ def replay(scenario, as_json, option):
         if rep.state is not None:
             for line in format_events(rep.state.game, rep.state.log_all()):
                 click.echo(line)
-        if rep.error:
-            click.echo(rep.error)
-        for f in rep.failures:
-            click.echo(f"FAILED: {f}", err=True)
+        if bad_action:
+            click.echo(f"error: {rep.error}", err=True)
+        else:
+            for f in rep.failures:
+                click.echo(f"FAILED: {f}", err=True)
         if rep.ok:
-            click.echo("ok: every expectation holds")
-    sys.exit(0 if rep.ok else 1)
+            has_expect = bool(getattr(rep, "expect", None))
+            click.echo("ok: every expectation holds" if has_expect else "ok: every action was legal")
+    sys.exit(0 if rep.ok else 2 if bad_action else 1)
 
 
 @main.command()

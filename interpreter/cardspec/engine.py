@@ -118,7 +118,10 @@ class Game:
                              copies=max(int(copies), 1), jokers=int(jokers), ace=str(dspec.get("ace", "high")),
                              points=dspec.get("points") or {})
         except CardError as e:
-            raise RulesetError(rs.problem(("deck",), str(e))) from None
+            key = getattr(e, "key", None)
+            path = ("deck", "points", key) if key is not None else ("deck",)
+            raise RulesetError(rs.positions.problem(path, str(e), "e.g. hearts: 1, QS: 13, K: 10, joker: 30",
+                                                    key=key is not None)) from None
         env.deck = self.deck
         d = self.deck
         self.ns.update(SUIT=d.suit, RANK=d.rank, POINTS=d.points_of, COLOR=d.color, CODE=d.code,
@@ -298,9 +301,6 @@ class Game:
             step.check(self, comp)
         if self.score_counter is None and "score" in (self.data.get("match") or {}):
             comp.problem(("match", "score"), f"no counter named '{self.data['match']['score']}'")
-
-    # ---- states -------------------------------------------------------------
-    def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
         # match.report: name -> (numerator counter index, denominator counter index, percent), for simulate.
         self.report = {}
         for rname, r in ((self.data.get("match") or {}).get("report") or {}).items():
@@ -310,6 +310,9 @@ class Game:
                     comp.problem(("match", "report", rname, k), f"no counter named '{r.get(k)}'")
             if None not in idx:
                 self.report[str(rname)] = (idx[0], idx[1], bool(r.get("percent")))
+
+    # ---- states -------------------------------------------------------------
+    def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
                   deal=None, rng: random.Random | None = None) -> "State":
         """A new match at its first decision.
 
@@ -505,7 +508,13 @@ class State:
                     from .scenario import apply_deal_override
                     override, self._deal_override = self._deal_override, None
                     apply_deal_override(self, override)
-                if step.enter(self):
+                try:
+                    entered = step.enter(self)
+                except _steps.DealError as e:
+                    raise RulesetError(self.game.ruleset.problem(
+                        step.path, f"with {self.n} players, deal {self.v[DEAL_NUMBER]} fails: {e}",
+                        "check the deck size, the deal and pass sizes and the players range")) from None
+                if entered:
                     self.entered = True
                     return
                 self.pc += 1

@@ -28,7 +28,8 @@ class Problem:
 
     def format(self, caret: bool = True) -> str:
         """``file:line:col: error: message`` then the line with a caret, then the hint."""
-        head = f"{self.file}:{self.line}:{self.col}: error: {self.message}"
+        where = f"{self.file}:{self.line}:{self.col}" if self.line > 0 else self.file
+        head = f"{where}: error: {self.message}"
         out = [head]
         if caret and self.source_line:
             out.append("    " + self.source_line.rstrip("\n"))

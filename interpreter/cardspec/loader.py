@@ -61,6 +61,9 @@ def resolve_path(name_or_path: str, relative_to: str | None = None) -> Path:
     """
     name_or_path = str(name_or_path)
     p = Path(name_or_path)
+    builtin = rulesets_dir() / f"{name_or_path}.yaml"
+    if p.is_dir() and "/" not in name_or_path and builtin.is_file():
+        return builtin   # a folder named like a built-in ruleset does not hide it
     if p.is_dir():
         err = RulesetError(Problem(name_or_path, 0, 0, f"'{name_or_path}' is a folder, not a ruleset file",
                                    "give a .yaml file or a built-in name"))
@@ -203,6 +206,10 @@ def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positio
             else:
                 out[k] = v
                 _copy_pos(cpos, path + (k,), path + (k,), out_pos)
+        if path and path in cpos:   # the mapping itself is where the child wrote it
+            out_pos[path] = cpos[path]
+            if ("key",) + path in cpos:
+                out_pos[("key",) + path] = cpos[("key",) + path]
         return out
     if isinstance(base, list) and isinstance(child, list) and not isinstance(child, Replace) and child and \
             all(isinstance(x, dict) and "id" in x for x in child) and \

@@ -33,6 +33,7 @@ class Replay:
     state: State | None
     failures: list = field(default_factory=list)
     error: str | None = None
+    expect: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -212,6 +213,7 @@ def replay_data(data, pos, path, options_override=None) -> Replay:
         k = sorted(bad)[0]
         raise _bad(pos, ("expect", k), f"unknown expect key '{k}'", "keys: " + ", ".join(sorted(EXPECT_KEYS)))
     rep = Replay(None)
+    rep.expect = expect
     try:
         s = build_state(data, pos, path, options_override)
     except (RulesetError, ScenarioError) as e:
