@@ -30,13 +30,13 @@ def format_events(game, events, seat=None) -> list:
             lines.append(f"Deal {ev['deal']} (dealer: seat {ev['dealer']})")
         elif t == "deal":
             if "face_up" in ev:
-                lines.append(f"  {ev['zone']}: {ev['count']} cards, face up: {' '.join(ev['face_up'])}")
+                lines.append(f"  {ev['zone']}: {_n(ev['count'], 'card')}, face up: {' '.join(ev['face_up'])}")
             elif "count" in ev and ev["count"]:
-                lines.append(f"  {ev['zone']}: {ev['count']} cards")
+                lines.append(f"  {ev['zone']}: {_n(ev['count'], 'card')}")
             elif "each" in ev:
                 lines.append(f"  dealt {ev['each']} cards to each {ev['zone']}")
         elif t == "pass":
-            what = " ".join(ev["cards"]) if "cards" in ev else f"{ev['count']} cards"
+            what = " ".join(ev["cards"]) if "cards" in ev else _n(ev['count'], 'card')
             lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}")
         elif t == "bid":
             lines.append(f"  seat {ev['seat']} bids {ev['bid']}")
@@ -58,7 +58,11 @@ def format_events(game, events, seat=None) -> list:
         elif t == "game_over":
             lines.append("Game over. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
             lines.append("Ranking (best first): " + ", ".join(str(x) for x in ev["ranking"]))
-            if ev.get("loser"):
+            if len(ev.get("winner") or []) > 1 and len(ev["winner"]) == len(ev["ranking"]):
+                lines.append("Result: a draw")
+            elif ev.get("winner"):
+                lines.append("Winner: " + ", ".join(str(x) for x in ev["winner"]))
+            if ev.get("loser") and len(ev["loser"]) < len(ev["ranking"]):
                 lines.append("Loser: " + ", ".join(f"seat {x}" for x in ev["loser"]))
         elif t == "action":
             lines.append(f"  seat {ev['seat']}: {ev['action']}")
@@ -77,6 +81,16 @@ def format_events(game, events, seat=None) -> list:
             fields = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
             lines.append(f"  {t}: {fields}")
     return lines
+
+
+def _join(actions) -> str:
+    """Actions for a person: ``QS 2C`` when each is one word, ``meld 7H 8H 9H | draw`` otherwise."""
+    return (" | " if any(" " in a for a in actions) else " ").join(actions)
+
+
+def _n(k, word) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{k} {word}" + ("" if k == 1 else "s")
 
 
 def _show_view(game, view):
@@ -105,6 +119,26 @@ def _show_view(game, view):
     for name, z in view["zones"].items():   # shared face-up zones (a line of cards, a table)
         if isinstance(z, list) and z and all(isinstance(c, str) for c in z):
             click.echo(f"  {name}: {' '.join(z)}")
+    for name, z in view["zones"].items():   # a pile that shows only its top card (a discard pile)
+        if isinstance(z, dict) and "top" in z:
+            click.echo(f"  {name}: top {z['top'] or '(empty)'} ({_n(z['count'], 'card')})")
+    for name, z in view["zones"].items():   # melds on the table, numbered as lay-offs name them
+        groups = list(z.items()) if isinstance(z, dict) else [(None, z)]
+        for owner, ms in groups:
+            if isinstance(ms, list) and ms and all(isinstance(m, list) for m in ms):
+                who = f"[{owner}]" if owner is not None else ""
+                click.echo(f"  {name}{who}: " + "  ".join(f"{i}) {' '.join(m)}" for i, m in enumerate(ms, 1)))
+    me = str(view["seat"])
+    for name, z in view["zones"].items():   # other seats' cards that are open to everyone
+        if name != "hand" or not isinstance(z, dict):
+            continue
+        for owner, cards in z.items():
+            if owner != me and isinstance(cards, list) and cards:
+                click.echo(f"  hand of seat {owner}: {' '.join(cards)}")
+    counters = {k: v for k, v in (view.get("counters") or {}).items() if isinstance(v, list)}
+    if counters:
+        click.echo("  " + "; ".join(f"{k}: " + " ".join(f"{i}={x}" for i, x in enumerate(v) if x is not None)
+                                      for k, v in counters.items()))
     if view.get("secret_rule"):   # cardspec._secret: choosing a secret rule
         click.echo("  type 'rule NAME' (a library rule) or 'write EXPRESSION [hint: TEXT]' "
                    "(names: card, last, line; e.g. write card.color != last.color)")
@@ -115,18 +149,19 @@ def ask_human(state, seat) -> str:
     view = state.view(seat)
     _show_view(state.game, view)
     legal = view.get("legal_actions", [])
-    shown = legal if len(legal) <= 30 else legal[:30] + [f"… ({len(legal)} in all)"]
-    click.echo("  legal: " + " ".join(shown))
+    shown = legal if len(legal) <= 30 else legal[:30] + [f"… ({len(legal)} in all; '?' lists them)"]
+    click.echo("  legal: " + _join(shown))
     while True:
         try:
             text = click.prompt(f"seat {seat}", prompt_suffix="> ", default="", show_default=False)
         except (click.exceptions.Abort, EOFError):
+            click.echo("\n(input ended: the game stops here)")
             raise SystemExit(0)
         text = text.strip()
         if text in ("q", "quit", "exit"):
             raise SystemExit(0)
         if text in ("?", "help", ""):
-            click.echo("  legal: " + " ".join(legal))
+            click.echo("  legal: " + _join(legal))
             continue
         try:
             return state.parse_action(text)
