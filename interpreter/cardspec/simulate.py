@@ -16,7 +16,8 @@ views for it would only cost time. Every other bot goes through
 
 A *side* is a seat, or a team when the ruleset declares ``match.teams``; it is
 what ``State.game_scores()`` is keyed by. A side *wins* a match when it is in the
-``game_over`` event's ``winner`` list (ties: every tied side wins) and *loses*
+``game_over`` event's ``winner`` list (ties: every tied side wins; a match in
+which every side ties is a draw, counted apart) and *loses*
 when it is in its ``loser`` list, or else when its score is the worst.
 """
 from __future__ import annotations
@@ -115,6 +116,7 @@ class Aggregate:
         k = len(self.sides)
         self.n = 0
         self.wins = [0] * k
+        self.draws = 0
         self.losses = [0] * k
         self.scores = [_Moments() for _ in range(k)]
         self.dist = [Counter() for _ in range(k)]
@@ -126,13 +128,16 @@ class Aggregate:
 
     def add(self, r):
         self.n += 1
+        # Every side tied (all are winners): a draw, counted as neither a win nor a loss.
+        draw = len(self.sides) > 1 and all(side in r.winners for side in self.sides)
+        self.draws += draw
         for i, side in enumerate(self.sides):
             x = r.scores.get(side, 0)
             self.scores[i].add(x)
             self.dist[i][x] += 1
-            if side in r.winners:
+            if side in r.winners and not draw:
                 self.wins[i] += 1
-            if side in r.losers:
+            if side in r.losers and not draw:
                 self.losses[i] += 1
         for name, by_side in r.reports.items():
             acc = self.ratios.setdefault(name, [[0] * 6 for _ in self.sides])
@@ -145,7 +150,7 @@ class Aggregate:
         if r.first in self.sides:
             j = self.sides.index(r.first)
             self.first_n[j] += 1
-            self.first_wins[j] += r.first in r.winners
+            self.first_wins[j] += r.first in r.winners and not draw
 
     def merge(self, o: "Aggregate"):
         self.n += o.n
@@ -163,6 +168,7 @@ class Aggregate:
                     a[j] += b[j]
         self.actions.merge(o.actions)
         self.deals.merge(o.deals)
+        self.draws += o.draws
 
     def summary(self, labels=None, bots=None) -> dict:
         """JSON-ready results (shape in docs/bots.md)."""
@@ -188,7 +194,8 @@ class Aggregate:
                  "mean_win_rate": share,
                  "advantage": (fw / fn - share) if fn and share is not None else None,
                  "by_side": {str(s): self.first_n[i] for i, s in enumerate(self.sides)}}
-        return {"matches": n, "sides": out_sides, "length": {"actions": self.actions.summary(),
+        return {"matches": n, "draws": self.draws, "draw_rate": self.draws / n if n else None,
+                "draw_ci": list(wilson(self.draws, n)), "sides": out_sides, "length": {"actions": self.actions.summary(),
                                                              "deals": self.deals.summary()},
                 "first_seat": first}
 
@@ -390,6 +397,9 @@ def format_table(res: dict) -> str:
     lines.append("  ".join("-" * w for w in widths))
     for r in rows:
         lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    if res.get("draws"):
+        lines.append(f"draws (every side tied; counted as neither win nor loss): {_pct(res['draw_rate'])} "
+                     f"{_ci(res['draw_ci'])}")
     a, d = res["length"]["actions"], res["length"]["deals"]
     lines.append(f"length: {a['mean']:.2f} actions (sd {a['sd']:.2f}, {a['min']}-{a['max']}), "
                  f"{d['mean']:.2f} deals (sd {d['sd']:.2f}, {d['min']}-{d['max']})")
