@@ -299,7 +299,8 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
     """
     won = set() if won is None else won
     lost = set() if lost is None else lost
-    root = _node(state, state.position_key(), attacker)
+    seat_zones = [zn.index for zn in state.game.zones if zn.per_seat]
+    root = _node(state, state.position_key(), attacker, seat_zones)
     table = {root.key: root} if dag else None
     nodes = 1
     clock = time.perf_counter
@@ -356,7 +357,7 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
                 else:
                     k = table.get(key) if dag else None
                     if k is None or (k.dn == 0 and not k.clean):
-                        k = _node(c, key, attacker)
+                        k = _node(c, key, attacker, seat_zones)
                         if dag:
                             table[key] = k
             kids.append(k)
@@ -397,17 +398,28 @@ def _leaf(key, pn, dn, clean):
     return k
 
 
-def _node(s, key, attacker):
+def _node(s, key, attacker, seat_zones):
     k = _Node()
     k.kids = None
     k.state, k.key = s, key
     k.moves = s.game.steps[s.pc].legal(s)
     k.attack = s.v[7] == attacker
     k.clean = True
+    nm = max(len(k.moves), 1)
+    # Initial numbers: proving a win means the attacker must get rid of their cards, disproving it means the
+    # defender must (a shedding estimate over the per-seat zones; any positive start is correct, it only
+    # steers the search). Squared, times the mobility of the side to move for the number that sums.
+    a = d = 0
+    for zi in seat_zones:
+        z = s.z[zi]
+        a += len(z[attacker])
+        d += len(z[1 - attacker])
+    a = a * a or 1
+    d = d * d or 1
     if k.attack:
-        k.pn, k.dn = 1, max(len(k.moves), 1)
+        k.pn, k.dn = a, nm * d
     else:
-        k.pn, k.dn = max(len(k.moves), 1), 1
+        k.pn, k.dn = nm * a, d
     return k
 
 
