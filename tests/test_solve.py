@@ -128,3 +128,35 @@ def test_cli_solve_bad_scenario_exits_2_without_traceback(tmp_path):
     out = subprocess.run([sys.executable, "-m", "cardspec.cli", "solve", str(bad)], capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 2 and "Traceback" not in out.stderr and "fly" in out.stderr
+
+
+def test_legal_after_apply_is_legal_along_random_lines(tmp_path):
+    """The turns step's fast path (legal_after_apply, used by the solver) lists exactly ``legal``'s moves right
+    after every apply, and falls back to ``legal`` for a state it did not just stop at (a clone)."""
+    rng = random.Random(5)
+    for seed in range(4):
+        s = position(tmp_path, 5, seed, cards=32)
+        s.events = None
+        for _ in range(60):
+            if s.terminal:
+                break
+            step = s.game.steps[s.pc]
+            fast = step.legal_after_apply(s)
+            assert fast == step.legal(s)
+            c = s.clone()
+            assert step.legal_after_apply(c) == fast
+            s.apply_move(fast[int(rng.random() * len(fast))])
+
+
+def test_pns_with_the_shedding_estimate_agrees_with_brute_force_32_cards(tmp_path):
+    """Proof-number search starts from a shedding estimate (docs/solve.md); it steers the search but must not
+    change a value: 3-card positions of the 32-card deck against the brute force."""
+    vals = []
+    for seed in range(6):
+        s = position(tmp_path, 3, seed, cards=32)
+        s.events = None
+        want = brute(s)
+        res = solve(s, 60)
+        assert res.value == want, (seed, res.describe(), want)
+        vals.append(want)
+    assert len(set(vals)) > 1, vals   # not all of one value

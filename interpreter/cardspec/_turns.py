@@ -192,6 +192,7 @@ class Turns(Step):
                 idx.append(a.index)
             self.phases.append((kind, cond, who, frozenset(idx), bool(ph.get("auto", False))))
         self.nph = len(self.phases)
+        self._after = None   # (state, moves) of the last `one` phase _run stopped at (legal_after_apply)
         # Longest action texts first, for parsing "pick up" before "pick".
         self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
 
@@ -426,6 +427,9 @@ class Turns(Step):
                 if auto and len(moves) == 1:
                     self._do(s, moves[0])
                     continue
+                self._after = (s, moves)
+                return True
+            self._after = None
             return True
 
     def _next_turn(self, s):
@@ -482,6 +486,15 @@ class Turns(Step):
         elif kind == "optional":
             out.append(SKIP)
         return out
+
+    def legal_after_apply(self, s):
+        """``legal(s)`` for a state that ``apply``/``enter`` just left waiting here, unchanged since: the moves
+        the turn loop listed to see whether a ``one`` phase can be played, not listed again (a search's fast
+        path). The list is shared: do not change it. Any other state: ``legal(s)``."""
+        a = self._after
+        if a is not None and a[0] is s:
+            return a[1]
+        return self.legal(s)
 
     def is_legal(self, s, move):
         kind, _, _, what, _ = self.phases[s.ts[PH]]

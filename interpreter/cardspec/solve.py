@@ -402,7 +402,8 @@ def _node(s, key, attacker, seat_zones):
     k = _Node()
     k.kids = None
     k.state, k.key = s, key
-    k.moves = s.game.steps[s.pc].legal(s)
+    step = s.game.steps[s.pc]
+    k.moves = step.legal_after_apply(s) if hasattr(step, "legal_after_apply") else step.legal(s)
     k.attack = s.v[7] == attacker
     k.clean = True
     nm = max(len(k.moves), 1)
