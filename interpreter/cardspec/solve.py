@@ -448,11 +448,13 @@ def solve(state, seconds: float = 10.0, method: str = "pns", max_depth: int | No
     moves = step.legal(root)
     texts = dict(zip(moves, step.texts(root, moves)))
     bounds = {m: [LOSS, WIN] for m in moves}
-    answer, tree, nodes = prove(root, seat, deadline)
+    won1 = set()
+    answer, tree, nodes = prove(root, seat, deadline, won=won1)
     answer2 = tree2 = None
     sound1 = sound2 = True     # False: checked by the tree search (dag=False), where every disproof holds
     if answer is False:
-        answer2, tree2, n2 = prove(root, 1 - seat, deadline)
+        # A position proven won for the side to move is no win for the other side, on any path.
+        answer2, tree2, n2 = prove(root, 1 - seat, deadline, lost=won1)
         nodes += n2
         if answer2 is False:   # a draw: both disproofs must hold; check one that leaned on a repetition
             if not tree.clean:
