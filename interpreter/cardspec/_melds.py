@@ -36,7 +36,15 @@ Source of these rules: the partnership rummy digest in shared/rules/ ("Melds", "
 ``melds_in`` and ``extensions`` never list every subset of the hand: they
 walk each rank's cards (sets) and each suit's windows of consecutive places
 (sequences), so the work grows with the hand's structure, not 2^len(hand).
-They list candidates; the ruleset's ``legal:`` still decides.
+In a window every choice of the held naturals is tried, the rest of the
+places taking wild cards (so a wild may fill a place whose natural card the
+hand also holds: 7-★-9 from 7 8 9 ★), with a 2 of the suit on place 2 as a
+natural or not. They list every set and sequence with at most ``k``
+stand-ins, none missing (the tests compare them with a brute-force walk over
+every subset checked directly); the ruleset's ``legal:`` still decides.
+``extensions`` builds only supersets of the meld (its cards are always kept,
+its places always in the window), so a lay-off costs no more than its meld's
+neighbourhood.
 
 Effects::
 
@@ -138,25 +146,56 @@ def _wild_choices(wl_counter, k):
     return by
 
 
-def _sets(nat, wild_by, maxw, RANK, only_rank=None):
+def _sets(nat, wl, maxw, RANK, req_nat=(), req_wl=()):
+    """The cards to add to ``req_nat + req_wl`` (all kept) to make a set: naturals of one rank from
+    ``nat``, wild cards from ``wl``, at most ``maxw`` wild cards in all, 3+ cards, 1+ natural.
+    ``list[tuple[card]]``; every sub-multiset of each rank's naturals with every wild choice."""
+    room = maxw - len(req_wl)
+    if room < 0:
+        return []
+    if req_nat:
+        r = RANK[req_nat[0]]
+        if any(RANK[c] != r for c in req_nat):
+            return []
+        groups = {r: Counter(c for c in nat if RANK[c] == r)}
+    else:
+        groups = {}
+        for c in nat:
+            if RANK[c] >= 2:
+                groups.setdefault(RANK[c], Counter())[c] += 1
+    wild_sets = _sub_multisets(Counter(wl), 0, room)
+    have = len(req_nat) + len(req_wl)
     out = []
-    groups = {}
-    for c in nat:
-        if RANK[c] >= 2 and (only_rank is None or RANK[c] == only_rank):
-            groups.setdefault(RANK[c], Counter())[c] += 1
-    for r, cnt in groups.items():
-        for ns in _sub_multisets(cnt, 1, 99):
-            for w in range(0, maxw + 1):
-                for ws in wild_by.get(w, ()):
-                    if len(ns) + w >= 3:
-                        out.append(ns + ws)
+    for cnt in groups.values():
+        for ns in _sub_multisets(cnt, 0 if req_nat else 1, 99):
+            n = have + len(ns)
+            for ws in wild_sets:
+                if n + len(ws) >= 3:
+                    out.append(ns + ws)
     return out
 
 
-def _runs(nat, wl, wild_by, maxw, RANK, SUIT, suits):
-    """Every sequence multiset (3+ places) from naturals ``nat`` and stand-ins ``wl``."""
+def _runs(nat, wl, maxw, RANK, SUIT, suits, req_nat=(), req_wl=()):
+    """The cards to add to ``req_nat + req_wl`` (all kept) to make a sequence of 3..13 places.
+
+    Walks each suit's windows of consecutive places (ace on 1 or 14, never both) that hold every
+    place of ``req_nat``; in each, every choice of ``nat``'s naturals on the free places (so a wild
+    may fill a place whose natural card is held), a 2 of the suit on place 2 as a natural or not,
+    and every multiset of ``wl`` filling the rest, with at most ``maxw`` stand-ins (wild cards other
+    than a natural 2). ``list[tuple[card]]`` (the added cards, repeats possible).
+    """
     out = []
-    W = min(maxw, len(wl))
+    if req_nat:
+        s0 = SUIT[req_nat[0]]
+        rranks = [RANK[c] for c in req_nat]
+        if s0 < 0 or any(SUIT[c] != s0 for c in req_nat) or len(set(rranks)) != len(rranks):
+            return out
+        suits = (s0,)
+    else:
+        rranks = []
+    req_c = Counter(req_wl)
+    wl_c = Counter(wl)
+    n_req = len(req_wl)
     for s in suits:
         at = {}
         for c in nat:
@@ -165,78 +204,81 @@ def _runs(nat, wl, wild_by, maxw, RANK, SUIT, suits):
                 at.setdefault(r, c)
                 if r == ACE:
                     at.setdefault(1, c)
-        two = next((w for w in wl if SUIT[w] == s and RANK[w] == 2), None)
-        if not at:
+        if not at and not rranks:
             continue
+        two = next((w for w in req_c if SUIT[w] == s and RANK[w] == 2), None)
+        two_in_req = two is not None
+        if two is None:
+            two = next((w for w in wl_c if SUIT[w] == s and RANK[w] == 2), None)
+        # (wilds that may still be added, stand-ins already fixed by the required wilds) per use of a natural 2
+        plain = (_wild_choices(wl_c, maxw), n_req, ())
+        if two is None:
+            with_two = None
+        elif two_in_req:
+            with_two = (plain[0], n_req - 1, ())
+        else:
+            with_two = (_wild_choices(wl_c - Counter((two,)), maxw), n_req, (two,))
         for lo in range(1, 13):
-            for hi in range(lo + 2, min(lo + MAX_PLACES - 1, 14) + 1):
-                places = range(lo, hi + 1)
-                have = [p for p in places if p in at]
-                if not have:
-                    continue
-                L = hi - lo + 1
-                if 1 in places and ACE in places:
-                    continue
-                if L - len(have) > W + (1 if two is not None and 2 in places and 2 not in at else 0):
-                    continue
-                # Choose which available naturals to use (the rest of the places take stand-ins).
-                two_opts = (False, True) if (two is not None and 2 in places and 2 not in at) else (False,)
-                for use_two in two_opts:
-                    pool_w = Counter(wl)
-                    if use_two:
-                        pool_w[two] -= 1
-                    wb = wild_by if not use_two else _wild_choices(+pool_w, W)
-                    for k in range(len(have), 0, -1):
-                        need = L - k - use_two
-                        if need > W:
-                            break
-                        ws_list = wb.get(need, ())
-                        if not ws_list:
-                            continue
-                        for keep in itertools.combinations(have, k):
-                            if 1 in keep and ACE in keep:
+            for hi in range(lo + 2, min(lo + MAX_PLACES - 1, ACE) + 1):
+                rp = set()
+                for r in rranks:
+                    p = 1 if (r == ACE and lo == 1) else r
+                    if not lo <= p <= hi:
+                        break
+                    rp.add(p)
+                else:
+                    opt = [p for p in range(lo, hi + 1) if p in at and p not in rp]
+                    if not rp and not opt:
+                        continue
+                    L = hi - lo + 1
+                    has_two = with_two is not None and lo <= 2 <= hi
+                    if L - len(rp) - len(opt) - has_two > maxw:
+                        continue          # too many places to fill even with every natural
+                    for use_two in ((False, True) if has_two else (False,)):
+                        wb, fixed, extra_two = with_two if use_two else plain
+                        # stand-ins: need = L - |rp| - |keep| - use_two, of which `fixed` are required wilds
+                        top = L - len(rp) - use_two - fixed      # most naturals kept (0 wilds added)
+                        for k in range(min(len(opt), top), -1, -1):
+                            need = L - len(rp) - k - use_two
+                            if need > maxw:
+                                break
+                            if k == 0 and not rp:
+                                break
+                            ws_list = wb.get(need - fixed, ())
+                            if not ws_list:
                                 continue
-                            base = tuple(at[p] for p in keep) + ((two,) if use_two else ())
-                            for ws in ws_list:
-                                out.append(base + ws)
+                            for keep in itertools.combinations(opt, k):
+                                base = tuple(at[p] for p in keep) + extra_two
+                                for ws in ws_list:
+                                    out.append(base + ws)
     return out
 
 
 def melds_in(hand, wild, maxw, RANK, SUIT, SORT_KEY):
-    """Every set and sequence of 3+ cards from ``hand`` with at most ``maxw`` stand-ins (module doc)."""
+    """Every set and sequence of 3+ cards from ``hand`` with at most ``maxw`` stand-ins (module doc).
+
+    ``list[tuple[card]]``, each sorted by ``SORT_KEY``, no repeats, in a stable order.
+    """
     nat, wl = _split(hand, wild)
     maxw = max(0, min(maxw, len(wl)))
-    wild_by = _wild_choices(Counter(wl), maxw)
-    found = _sets(nat, wild_by, maxw, RANK) + _runs(nat, wl, wild_by, maxw, RANK, SUIT, range(4))
+    found = _sets(nat, wl, maxw, RANK) + _runs(nat, wl, maxw, RANK, SUIT, range(4))
     key = SORT_KEY.__getitem__
     return sorted({tuple(sorted(m, key=key)) for m in found}, key=lambda m: [key(c) for c in m])
 
 
 def extensions(meld, hand, wild, maxw, RANK, SUIT, SORT_KEY):
-    """Card sets of ``hand`` (1+ cards) that make ``meld`` a set or sequence again (module doc)."""
+    """Card sets of ``hand`` (1+ cards) that make ``meld`` a set or sequence again with at most
+    ``maxw`` stand-ins (module doc). Walked around the meld's own cards (they are always kept), so
+    only supersets of the meld are built. ``list[tuple[card]]`` sorted like ``melds_in``."""
     mnat, mwl = _split(meld, wild)
     hnat, hwl = _split(hand, wild)
     maxw = max(0, maxw)
-    out = set()
     key = SORT_KEY.__getitem__
-    need = Counter(meld)
-    ranks = {RANK[c] for c in mnat}
-    suits = {SUIT[c] for c in mnat}
-    wl = mwl + hwl
-    k = min(maxw + len(mwl), len(wl))
-    wild_by = _wild_choices(Counter(wl), k)
     found = []
-    if len(ranks) == 1:
-        found += _sets(mnat + hnat, wild_by, k, RANK, only_rank=next(iter(ranks)))
-    if len(suits) == 1:
-        found += _runs(mnat + [c for c in hnat if SUIT[c] in suits], wl, wild_by, k, RANK, SUIT, suits)
-    for m in found:
-        cm = Counter(m)
-        if cm & need != need:
-            continue
-        add = cm - need
-        if add:
-            out.add(tuple(sorted(add.elements(), key=key)))
+    if mnat:
+        found += _sets(hnat, hwl, maxw, RANK, mnat, mwl)
+        found += _runs(hnat, hwl, maxw, RANK, SUIT, (), mnat, mwl)
+    out = {tuple(sorted(add, key=key)) for add in found if add}
     return sorted(out, key=lambda m: [key(c) for c in m])
 
 
