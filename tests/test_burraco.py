@@ -349,3 +349,25 @@ def test_both_rulesets_validate():
     """Issue 6, done when: both rulesets validate."""
     for name in ("burraco", "burraco-fibur"):
         assert game(name).n == 4
+
+
+@pytest.mark.parametrize("name", ["burraco", "burraco-fibur"])
+def test_lay_off_generation_is_fast_with_melds_on_the_table(name):
+    """Issue 6: with 22 cards in hand and four melds of the partnership on the table (a clean sequence,
+    a clean set, a sequence holding a joker, one with a natural 2), listing every legal meld and lay-off
+    stays fast: the median under 50 ms (about 5 ms seed, 2 ms federation on an idle core). Lay-off
+    candidates are built around each meld's cards, not filtered from every meld of meld + hand."""
+    g = game(name)
+    rng = random.Random(5)
+    deck = list(g.deck.cards)
+    times = []
+    for _ in range(20):
+        cards = rng.sample(deck, 22)
+        s = position(name, hands={1: " ".join(codes(g, cards[:21]))}, stock_top=g.deck.code[cards[21]],
+                     tables={1: ["5C 6C 7C", "KS KH KD", "9H TH JK", "AD 2D 3D"]})
+        s._cache = None
+        t = time.perf_counter()
+        acts = s.legal_actions()
+        times.append(time.perf_counter() - t)
+        assert "done" in acts
+    assert sorted(times)[len(times) // 2] < 0.05, times

@@ -196,6 +196,7 @@ def _runs(nat, wl, maxw, RANK, SUIT, suits, req_nat=(), req_wl=()):
     req_c = Counter(req_wl)
     wl_c = Counter(wl)
     n_req = len(req_wl)
+    plain = None
     for s in suits:
         at = {}
         for c in nat:
@@ -211,7 +212,8 @@ def _runs(nat, wl, maxw, RANK, SUIT, suits, req_nat=(), req_wl=()):
         if two is None:
             two = next((w for w in wl_c if SUIT[w] == s and RANK[w] == 2), None)
         # (wilds that may still be added, stand-ins already fixed by the required wilds) per use of a natural 2
-        plain = (_wild_choices(wl_c, maxw), n_req, ())
+        if plain is None:
+            plain = (_wild_choices(wl_c, maxw), n_req, ())
         if two is None:
             with_two = None
         elif two_in_req:
