@@ -286,7 +286,8 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
     """Proof-number search: can ``attacker`` force a win from ``state``?
 
     Best first: always expands the leaf that most cheaply proves or disproves the root (proof and
-    disproof numbers start from the mobility of each side). A position that recurs on its own line
+    disproof numbers start from a shedding estimate: the squared count of cards each side holds in per-seat
+    zones, times the mover's mobility for the number that sums; docs/solve.md). A position that recurs on its own line
     counts as "not a win" (a draw at best). ``won``: keys of positions already proven won for
     ``attacker`` (filled as proofs are found; a proof never leans on a repetition, so it holds on any
     path: the transposition table of this search). ``lost``: likewise, keys of positions disproven
