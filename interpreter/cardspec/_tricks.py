@@ -199,8 +199,13 @@ class Tricks(Step):
         return self._legal(s)
 
     def legal_sorted(self, s):
-        legal = self._legal(s)
-        return sorted(set(legal) if self.dedupe else legal, key=s.game.deck.sort_key.__getitem__)
+        key = s.game.deck.sort_key.__getitem__
+        if self.dedupe:
+            return sorted(set(self._legal(s)), key=key)
+        # Sort the hand itself (hand order means nothing; after the first call this is one
+        # pass over an already sorted list): the legal cards then come out in display order.
+        s.z[self.hand][s.v[TO_ACT]].sort(key=key)
+        return self._legal(s)
 
     def texts(self, s, moves):
         code = s.game.deck.code

@@ -124,7 +124,8 @@ class Deck:
         one += [self.joker_face] * self.jokers
         self.cards = tuple(one * self.copies)
         # Display order: by suit as listed, rank high to low.
-        self.sort_key = tuple((suit[f] if suit[f] >= 0 else 99, -rank[f]) for f in range(len(codes)))
+        # An int per face: suits in the order listed, high rank first, jokers last (cheap to compare).
+        self.sort_key = tuple((suit[f] if suit[f] >= 0 else 99) * 64 + (63 - rank[f]) for f in range(len(codes)))
 
     def _faces_for_key(self, key: str, level: str) -> list:
         """Faces a ``points:`` key names at ``level`` (suit name, rank letter, card code, joker)."""

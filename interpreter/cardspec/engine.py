@@ -653,13 +653,13 @@ class State:
         """
         if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
             raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
-        move = None
-        if not self.terminal:
-            texts, moves = self._legal_cached()
-            if action in texts:
-                move = moves[texts.index(action)]
-        step = None if self.terminal else self.game.steps[self.pc]
-        if move is None:  # another spelling ("10H", "pass 3c 2c") or an illegal action
+        if self.terminal:
+            raise GameOver(None, action, [], "given after the game ended")
+        texts, moves = self._cache or self._legal_cached()
+        step = self.game.steps[self.pc]
+        try:
+            move = moves[texts.index(action)]
+        except ValueError:  # another spelling ("10H", "pass 3c 2c") or an illegal action
             move = self._parse(action)
             action = step.text(self, move)
         self._cache = None
