@@ -272,7 +272,7 @@ class Pass(Step):
         if k <= 0:
             return False
         n = s.n
-        short = min(len(h) for h in s.z[self.zone])
+        short = min(map(len, s.z[self.zone]))
         if short < k:
             raise DealError(self, f"cannot pass {k} cards from a hand of {short}")
         d = s.v[0]
