@@ -289,14 +289,8 @@ class Pass(Step):
         return list(dict.fromkeys(combos))
 
     def is_legal(self, s, move):
-        if len(move) != self._k(s):
-            return False
-        hand = list(s.z[self.zone][s.v[7]])
-        for c in move:
-            if c not in hand:
-                return False
-            hand.remove(c)
-        return True
+        from ._turns import _sub_multiset
+        return len(move) == self._k(s) and _sub_multiset(move, s.z[self.zone][s.v[7]])
 
     def random_move(self, s, rng):
         hand = s.z[self.zone][s.v[7]]

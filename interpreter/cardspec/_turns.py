@@ -63,30 +63,27 @@ class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index", "secret")
 
 
-def _combos(pool, kmin, kmax, key):
-    """Distinct sorted card tuples of sizes kmin..kmax from ``pool`` (identical faces give one tuple)."""
+def _distinct(make, pool, kmin, kmax, key):
+    """Distinct card tuples of sizes kmin..kmax from ``pool`` made by ``make`` (identical faces give one)."""
     pool = sorted(pool, key=key)
     out = []
     seen = set()
     for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
-        for t in itertools.combinations(pool, k):
+        for t in make(pool, k):
             if t not in seen:
                 seen.add(t)
                 out.append(t)
     return out
+
+
+def _combos(pool, kmin, kmax, key):
+    """Distinct sorted card tuples of sizes kmin..kmax from ``pool``."""
+    return _distinct(itertools.combinations, pool, kmin, kmax, key)
 
 
 def _perms(pool, kmin, kmax, key):
     """Distinct card sequences (order matters) of lengths kmin..kmax from ``pool`` (``ordered: true``)."""
-    pool = sorted(pool, key=key)
-    out = []
-    seen = set()
-    for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
-        for t in itertools.permutations(pool, k):
-            if t not in seen:
-                seen.add(t)
-                out.append(t)
-    return out
+    return _distinct(itertools.permutations, pool, kmin, kmax, key)
 
 
 def _sub_multiset(cards, zone):
