@@ -551,3 +551,67 @@ def test_simulate_ratio_ci_is_the_delta_method_over_matches():
     acc = [5, sum(xs), sum(ys), sum(x * x for x in xs), sum(y * y for y in ys), sum(x * y for x, y in zip(xs, ys))]
     out = _ratio(acc)
     assert out["value"] == pytest.approx(r) and out["ci"] == pytest.approx([r - half, r + half])
+
+
+def _bench():
+    """benchmarks/red_dog_house_edge.py as a module (it is a script, not a package)."""
+    import importlib.util
+    import pathlib
+    path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "red_dog_house_edge.py"
+    spec = importlib.util.spec_from_file_location("red_dog_house_edge", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_benchmark_exact_moments_match_the_engine_settling_every_rank_triple():
+    """red-dog.md, "Reference figures": the coverage check's exact mean and variance per hand (plain
+    arithmetic from the digest's probabilities) equal the engine's own settlement of every rank triple."""
+    from fractions import Fraction
+    from cardspec.policy import policy
+    bench = _bench()
+    decks = 4
+    g = cardspec.load("red-dog-casino", 1, {"decks": decks, "hands": 1})
+    pol = policy(g, "basic")
+    ranks = "23456789TJQKA"
+    n, c = 52 * decks, 4 * decks
+    m1 = m2 = Fraction(0)
+    for i, r1 in enumerate(ranks):
+        for r2 in ranks[i:]:
+            w2 = Fraction(c, n) * Fraction(c - (r1 == r2), n - 1) * (1 if r1 == r2 else 2)
+            for r3 in ranks:
+                w = w2 * Fraction(c - (r3 == r1) - (r3 == r2), n - 2)
+                s = g.new_state(seed=1, deck_order=[r1 + "S", r2 + "H", r3 + "D"])
+                while not s.terminal:
+                    s.apply_move(pol.move(s))
+                x = Fraction(chips(s)[0] - 1000, 10)
+                m1 += w * x
+                m2 += w * x * x
+    mean, var = bench.exact_moments(decks)
+    assert mean == pytest.approx(float(m1), abs=1e-12) and round(-100 * mean, 3) == 2.884
+    assert var == pytest.approx(float(m2 - m1 * m1), rel=1e-12)
+
+
+def test_benchmark_batch_ci_is_mean_plus_minus_1_96_standard_errors_of_the_batch_means():
+    """The benchmark's interval: mean of net/(batch·10) over batches ± 1.96·s/√k; fewer than 2 batches is an error."""
+    import math
+    bench = _bench()
+    nets, batch = [-30, 50, -120, 10, 0, -70], 100
+    xs = [x / (batch * 10) for x in nets]
+    m = sum(xs) / 6
+    s = math.sqrt(sum((x - m) ** 2 for x in xs) / 5)
+    mean, half = bench.batch_ci(nets, batch)
+    assert mean == pytest.approx(100 * m) and half == pytest.approx(100 * 1.96 * s / math.sqrt(6))
+    with pytest.raises(ValueError, match="at least 2"):
+        bench.batch_ci([5], batch)
+
+
+def test_benchmark_coverage_runs_have_their_own_seeds_and_independent_batches():
+    """The coverage check (docs/red-dog-house-edge.md): runs are seeded apart, so their results differ,
+    and its bookkeeping is consistent (hits ≤ runs, a positive variance ratio)."""
+    bench = _bench()
+    r = bench.coverage(4, runs=4, hands=400, batch=100, workers=1, seed="test-coverage")
+    assert r["runs"] == 4 and r["batches"] == 4 and 0 <= r["hits"] <= 4 and 0 <= r["hits_known_sigma"] <= 4
+    assert 0 < r["var_ratio"] < 5 and r["exact"] == pytest.approx(-2.884, abs=5e-4)
+    nets = [bench.run_batch((4, 100, f"test-coverage-{j}/4/0")) for j in range(4)]
+    assert len(set(nets)) > 1
