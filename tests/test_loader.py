@@ -49,8 +49,8 @@ def test_extends_merges_by_id_and_replace():
     play = next(s for s in rs["deal"] if isinstance(s, dict) and s.get("id") == "play")["tricks"]
     assert play["follow"] == "suit"                  # kept from the base
     assert "cancel" in play                          # added by the variant
-    assert play["after_trick"][0]["if"] == "trick_number == widow_trick"   # !replace
-    assert len(play["after_trick"]) == 1
+    assert play["after_trick"][-1]["if"] == "trick_number == widow_trick"   # !replace
+    assert all("widow_trick" in e["if"] for e in play["after_trick"])   # the base's (tricks_total) are gone
     assert rs["options"]["pass_count"]["type"] == base["options"]["pass_count"]["type"]   # merged option
     assert rs["options"]["pass_count"]["default"] == 2
 

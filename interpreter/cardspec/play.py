@@ -64,6 +64,8 @@ def format_events(game, events, seat=None) -> list:
                 lines.append("Winner: " + ", ".join(str(x) for x in ev["winner"]))
             if ev.get("loser") and len(ev["loser"]) < len(ev["ranking"]):
                 lines.append("Loser: " + ", ".join(f"seat {x}" for x in ev["loser"]))
+        elif t == "widow_taken":
+            lines.append(f"  seat {ev['seat']} takes the widow ({_n(ev['cards'], 'card')})")
         elif t == "action":
             lines.append(f"  seat {ev['seat']}: {ev['action']}")
         elif t == "reveal":
