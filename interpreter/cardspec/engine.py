@@ -655,12 +655,12 @@ class State:
             raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
         if self.terminal:
             raise GameOver(None, action, [], "given after the game ended")
-        texts, moves = self._cache or self._legal_cached()
         step = self.game.steps[self.pc]
+        c = self._cache   # set by legal_actions(): then the action is a look-up
         try:
-            move = moves[texts.index(action)]
-        except ValueError:  # another spelling ("10H", "pass 3c 2c") or an illegal action
-            move = self._parse(action)
+            move = c[1][c[0].index(action)]
+        except (TypeError, ValueError):  # no list yet, another spelling ("10H"), or an illegal action
+            move = self._parse(action)    # parses and checks it directly, without listing every move
             action = step.text(self, move)
         self._cache = None
         self.history.append(action)
