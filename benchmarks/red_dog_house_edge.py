@@ -20,6 +20,10 @@ again, pass a new ``--seed`` (docs/red-dog-house-edge.md, "The 8-deck miss").
     python benchmarks/red_dog_house_edge.py --hands 100000 --decks 1 --workers 2
     python benchmarks/red_dog_house_edge.py --markdown docs/red-dog-house-edge.md
     python benchmarks/red_dog_house_edge.py --decks 8 --seed fresh-look-2   # an independent sample
+    python benchmarks/red_dog_house_edge.py --coverage 200 --hands 10000 --batch 100 --decks 4   # CI coverage
+
+``--coverage RUNS`` checks the interval itself: RUNS independent runs (prefixes ``{--seed}-{j}``),
+counting how often the interval contains the exact return (docs/red-dog-house-edge.md, "Coverage").
 
 Exit status 0 when every interval contains the published edge, 1 otherwise.
 """
