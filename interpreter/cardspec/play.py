@@ -61,9 +61,9 @@ def format_events(game, events, seat=None) -> list:
             if len(ev.get("winner") or []) > 1 and len(ev["winner"]) == len(ev["ranking"]):
                 lines.append("Result: a draw")
             elif ev.get("winner"):
-                lines.append("Winner: " + ", ".join(str(x) for x in ev["winner"]))
+                lines.append("Winner: " + ", ".join(_side(game, x) for x in ev["winner"]))
             if ev.get("loser") and len(ev["loser"]) < len(ev["ranking"]):
-                lines.append("Loser: " + ", ".join(f"seat {x}" for x in ev["loser"]))
+                lines.append("Loser: " + ", ".join(_side(game, x) for x in ev["loser"]))
         elif t == "widow_taken":
             lines.append(f"  seat {ev['seat']} takes the widow ({_n(ev['cards'], 'card')})")
         elif t == "action":
@@ -83,6 +83,14 @@ def format_events(game, events, seat=None) -> list:
             fields = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
             lines.append(f"  {t}: {fields}")
     return lines
+
+
+def _side(game, k) -> str:
+    """``seat 3``, or ``team 1 (seats 1+3)`` in a partnership game."""
+    teams = getattr(game, "teams", None)
+    if teams and 0 <= k < len(teams):
+        return f"team {k} (seats {'+'.join(str(x) for x in teams[k])})"
+    return f"seat {k}"
 
 
 def _join(actions) -> str:
