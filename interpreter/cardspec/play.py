@@ -15,10 +15,25 @@ def _seat(s) -> str:
 
 
 class _Fields(dict):
-    """Event fields for a ruleset's ``log:`` template; a missing field reads as '?'."""
+    """Event fields for a ruleset's ``log:`` template; a missing field reads as '?'.
+
+    Values read as a card player would: true/false as yes/no, lists of cards
+    as codes separated by spaces.
+    """
+
+    def __init__(self, ev):
+        super().__init__({k: _plain(v) for k, v in ev.items()})
 
     def __missing__(self, key):
         return "?"
+
+
+def _plain(v):
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, list) and all(isinstance(x, str) for x in v):
+        return " ".join(v)
+    return v
 
 
 def format_events(game, events, seat=None) -> list:
