@@ -26,6 +26,7 @@ expressions, so a play costs a few list operations (DESIGN.md, "Speed").
 """
 from __future__ import annotations
 
+import bisect
 import re
 
 from ._compile import Compiler
@@ -114,16 +115,28 @@ class Tricks(Step):
                     "            cancelled[i] = cancelled[j] = True"]
         else:
             res += ["cancelled = None"]
-        res += ["best = -1", "best_key = 0", "for i in range(k):"]
+        wins_src = wins.src if wins else "False"
+        key_src = key.src if key else "0"
+        res += ["best = -1", "best_key = 0"]
         if cancel is not None:
-            res += ["    if cancelled[i]:", "        continue"]
-        res += ["    p_seat, p_card = plays[i]",
-                f"    if {wins.src if wins else 'False'}:",
-                f"        kv = {key.src if key else '0'}",
-                "        if best < 0 or kv > best_key:",
-                "            best = i",
-                "            best_key = kv",
-                f"p_leader = v[{LEADER}]",
+            res += ["for i in range(k):",
+                    "    if cancelled[i]:", "        continue",
+                    "    p_seat, p_card = plays[i]",
+                    f"    if {wins_src}:",
+                    f"        kv = {key_src}",
+                    "        if best < 0 or kv > best_key:",
+                    "            best = i",
+                    "            best_key = kv"]
+        else:
+            # A trick is resolved with exactly n plays: the loop is unrolled at load time.
+            for i in range(n):
+                res += [f"p_seat, p_card = plays[{i}]",
+                        f"if {wins_src}:",
+                        f"    kv = {key_src}",
+                        "    if best < 0 or kv > best_key:" if i else "    if True:",
+                        f"        best = {i}",
+                        "        best_key = kv"]
+        res += [f"p_leader = v[{LEADER}]",
                 f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]",
                 "carried = False",
                 "if best >= 0:",
@@ -135,7 +148,7 @@ class Tricks(Step):
                 "    s.carried.extend([c for _, c in plays])",
                 "else:",
                 f"    dst = s.z[{W}][p_winner]",
-                "    dst.extend([c for _, c in plays])",
+                f"    dst.extend(({''.join(f'plays[{i}][1], ' for i in range(n))}))",
                 "    if s.carried:",
                 "        dst.extend(s.carried)",
                 "        s.carried = []",
@@ -163,8 +176,27 @@ class Tricks(Step):
         self._legal = comp.function("", (), statements=head + legal + ret)
         self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
                                         + play_card + ["return done"])
-        loop = head + ["while True:"] + ["    " + ln for ln in
-                                           [f"p_seat = v[{TO_ACT}]"] + legal + ["p_card = c1[int(p_random() * len(c1))]"]
+        loop_legal = legal
+        runs = _suit_runs(game.deck)
+        hand_ref = re.compile(rf"\bz\[{H}\]")
+        if self.follow == "suit" and runs is not None and not any(
+                hand_ref.search(ln) for ln in after_play + after_trick):
+            # The loop sorts the hands by face once; a suit's faces are one run of ints, so the
+            # cards that follow suit are one slice, found by bisection (no per-card filter). The
+            # slice holds the same cards in the same order as the filter over the sorted hand.
+            comp.ns["_bisect"] = bisect.bisect_left
+            comp.ns["_RUN_LO"], comp.ns["_RUN_HI"] = runs
+            follow = ["    lo = _bisect(p_hand, _RUN_LO[led])",
+                      "    hi = _bisect(p_hand, _RUN_HI[led], lo)",
+                      "    c1 = p_hand[lo:hi] if hi > lo else p_hand"]
+            i = legal.index("    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand")
+            loop_legal = legal[:i] + follow + legal[i + 1:]
+            head_loop = head + ["for h in hands:", "    h.sort()"]
+        else:
+            head_loop = head
+        loop = head_loop + ["while True:"] + ["    " + ln for ln in
+                                           [f"p_seat = v[{TO_ACT}]"] + loop_legal
+                                           + ["p_card = c1[int(p_random() * len(c1))]"]
                                            + play_card + ["if done:", "    return"]]
         self._playout = comp.function("", (("random", INT),), statements=loop)
 
@@ -255,6 +287,22 @@ class Tricks(Step):
             if suit[card] != led and any(suit[c] == led for c in hand):
                 return f"not legal: you must follow suit ({s.game.deck.suits[led]})"
         return "not legal now (a lead or play restriction of this ruleset)"
+
+
+def _suit_runs(deck):
+    """``(lo, hi)`` tuples: the faces of suit ``s`` are ``lo[s] <= face < hi[s]`` (index -1: jokers).
+
+    None when some suit's faces are not one run of ints (then the playout filters by suit).
+    """
+    n_suits = len(deck.suits)
+    lo, hi = [0] * (n_suits + 1), [0] * (n_suits + 1)
+    for s in list(range(n_suits)) + [-1]:
+        faces = [f for f in range(deck.n_faces) if deck.suit[f] == s]
+        if faces:
+            if faces[-1] - faces[0] + 1 != len(faces):
+                return None
+            lo[s], hi[s] = faces[0], faces[-1] + 1
+    return tuple(lo), tuple(hi)
 
 
 def _trick_event(s, cancelled, carried, winner, leader):
