@@ -63,7 +63,7 @@ CASES = [(k, seed) for k in (1, 2) for seed in range(6)] + [(3, seed) for seed i
 
 
 @pytest.mark.parametrize("k,seed", CASES)
-@pytest.mark.parametrize("method", ["pns", "alphabeta"])
+@pytest.mark.parametrize("method", ["dfpn", "pns", "alphabeta"])
 def test_solver_value_agrees_with_brute_force(tmp_path, k, seed, method):
     s = position(tmp_path, k, seed)
     s.events = None
@@ -160,3 +160,24 @@ def test_pns_with_the_shedding_estimate_agrees_with_brute_force_32_cards(tmp_pat
         assert res.value == want, (seed, res.describe(), want)
         vals.append(want)
     assert len(set(vals)) > 1, vals   # not all of one value
+
+
+def test_dfpn_agrees_with_best_first_pns_and_its_best_move_keeps_the_value(tmp_path):
+    """Depth-first proof-number search (the default, docs/solve.md) and best-first proof-number search give the
+    same value on 5-card positions of the 32-card deck (too big for the brute force), and df-pn's best move
+    for a proven win leads to a position that the best-first search proves lost for the other side."""
+    vals = []
+    for seed in range(6):
+        s = position(tmp_path, 5, seed, cards=32)
+        s.events = None
+        a = solve(s, 60, "dfpn")
+        b = solve(s, 60, "pns")
+        assert a.value is not None and a.value == b.value, (seed, a.describe(), b.describe())
+        vals.append(a.value)
+        if a.value == WIN:
+            c = s.clone()
+            c.apply(a.best)
+            if not c.terminal:
+                r = solve(c, 60, "pns")
+                assert r.value == (WIN if c.to_act == s.to_act else LOSS), (seed, a.best, r.describe())
+    assert len(set(vals)) > 1, vals

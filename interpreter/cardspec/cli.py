@@ -253,8 +253,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay):
 @main.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @click.option("--seconds", "-t", type=float, default=10.0, show_default=True, help="Time limit (wall clock).")
-@click.option("--method", type=click.Choice(["pns", "alphabeta"]), default="pns", show_default=True,
-              help="Proof-number search, or iterative-deepening alpha-beta with a transposition table.")
+@click.option("--method", type=click.Choice(["dfpn", "pns", "alphabeta"]), default="dfpn", show_default=True,
+              help="Depth-first or best-first proof-number search, or iterative-deepening alpha-beta.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 @option_opt
 def solve(scenario, seconds, method, as_json, option):

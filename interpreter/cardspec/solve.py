@@ -25,6 +25,7 @@ number of cards in play and plays randomly (or as told) otherwise.
 from __future__ import annotations
 
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -425,19 +426,181 @@ def _node(s, key, attacker, seat_zones):
     return k
 
 
-def solve(state, seconds: float = 10.0, method: str = "pns", max_depth: int | None = None) -> Result:
+class _DfpnTimeout(Exception):
+    pass
+
+
+def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won: set | None = None,
+         lost: set | None = None, eps: float = 0.25, kid_cache: dict | None = None, cache_size: int = 200_000):
+    """Depth-first proof-number search (df-pn, with the 1+ε threshold trick): can ``attacker`` force a win?
+
+    The same question, leaves and start numbers as ``prove`` (a shedding estimate; a position that recurs on
+    the line searched is "not a win"), but depth first under proof/disproof thresholds, with a transposition
+    table ``key -> [pn, dn, clean]`` instead of an explicit tree, so memory is one entry per position and
+    re-searching a subtree costs no tree walk from the root. A proof never leans on a repetition, so a proven
+    entry holds on any path; a disproof that used a repetition is kept with ``clean = False`` (the caller
+    re-checks such a result with ``prove(..., dag=False)``). ``won``/``lost``: keys already known won/not
+    won for ``attacker`` (``won`` is filled with every proof found; ``lost`` with clean disproofs).
+    Returns ``(answer, kids, nodes, clean)``: ``answer`` True/False/None (out of time or nodes); ``kids``
+    the root's legal moves in order, each ``(pn, dn, clean)`` (``pn == 0``: that move wins; ``dn == 0``:
+    it does not); ``clean``: the root's disproof used no repetition.
+    """
+    won = set() if won is None else won
+    lost = set() if lost is None else lost
+    seat_zones = [zn.index for zn in state.game.zones if zn.per_seat]
+    tt = {}            # key -> [pn, dn, clean]
+    if kid_cache is None:
+        kid_cache = {}  # key -> list of children (key or None, state, moves, value for seat 0 if over)
+    path = set()
+    nodes = [0]
+    clock = time.perf_counter
+    INF = _INF
+    one_eps = 1.0 + eps
+    term = {WIN: (0, INF, True), LOSS: (INF, 0, True), DRAW: (INF, 0, True)} if attacker == 0 else \
+        {LOSS: (0, INF, True), WIN: (INF, 0, True), DRAW: (INF, 0, True)}
+
+    def estimate(s, moves):
+        a = d = 0
+        for zi in seat_zones:
+            z = s.z[zi]
+            a += len(z[attacker])
+            d += len(z[1 - attacker])
+        a = a * a or 1
+        d = d * d or 1
+        nm = len(moves) or 1
+        if s.v[7] == attacker:
+            return [a, nm * d, True]
+        return [nm * a, d, True]
+
+    def children(key, s, moves):
+        kids = kid_cache.get(key)
+        if kids is None:
+            kids = []
+            for m in moves:
+                c = s.clone(True)
+                c.apply_move(m)
+                nodes[0] += 1
+                if c.terminal:
+                    kids.append((None, None, None, terminal_value(c, 0)))
+                    continue
+                step = c.game.steps[c.pc]
+                cm = step.legal_after_apply(c) if hasattr(step, "legal_after_apply") else step.legal(c)
+                kids.append((c.position_key(), c, cm, None))
+            if len(kid_cache) >= cache_size:
+                kid_cache.clear()
+            kid_cache[key] = kids
+        for ck, c, cm, _ in kids:
+            if ck is not None and ck not in tt:
+                tt[ck] = [0, INF, True] if ck in won else [INF, 0, True] if ck in lost else estimate(c, cm)
+        return kids
+
+    def entry(k):
+        ck = k[0]
+        if ck is None:
+            return term[k[3]]
+        if ck in path:
+            return _REP
+        return tt[ck]
+
+    def mid(key, s, moves, attack, thpn, thdn):
+        if nodes[0] > max_nodes or clock() > deadline:
+            raise _DfpnTimeout
+        kids = children(key, s, moves)
+        e = tt[key]
+        path.add(key)
+        try:
+            while True:
+                # numbers from the children; the best child and the second best
+                best = None
+                b1 = b2 = INF
+                total = 0
+                clean = True
+                if attack:
+                    for k in kids:
+                        ke = entry(k)
+                        p = ke[0]
+                        total += ke[1]
+                        if not ke[2]:
+                            clean = False
+                        if p < b1:
+                            b2, b1, best = b1, p, k
+                        elif p < b2:
+                            b2 = p
+                    pn, dn = b1, min(total, INF)
+                    if dn == 0:
+                        e[2] = clean
+                else:
+                    anyclean = False
+                    for k in kids:
+                        ke = entry(k)
+                        d = ke[1]
+                        total += ke[0]
+                        if d == 0 and ke[2]:
+                            anyclean = True
+                        if d < b1:
+                            b2, b1, best = b1, d, k
+                        elif d < b2:
+                            b2 = d
+                    pn, dn = min(total, INF), b1
+                    if dn == 0:
+                        e[2] = anyclean
+                e[0], e[1] = pn, dn
+                if pn >= thpn or dn >= thdn or not pn or not dn:
+                    break
+                ck, cs, cm, _ = best
+                ce = tt[ck]
+                cattack = cs.v[7] == attacker
+                if attack:
+                    cthpn = min(thpn, int(b2 * one_eps) + 1)
+                    cthdn = thdn - dn + ce[1]
+                else:
+                    cthdn = min(thdn, int(b2 * one_eps) + 1)
+                    cthpn = thpn - pn + ce[0]
+                mid(ck, cs, cm, cattack, cthpn, cthdn)
+        finally:
+            path.discard(key)
+        if pn == 0:
+            won.add(key)
+        elif dn == 0 and e[2]:
+            lost.add(key)
+
+    rkey = state.position_key()
+    step = state.game.steps[state.pc]
+    rmoves = step.legal(state)
+    tt[rkey] = estimate(state, rmoves)
+    answer = None
+    if sys.getrecursionlimit() < 20000:
+        sys.setrecursionlimit(20000)
+    try:
+        mid(rkey, state, rmoves, state.v[7] == attacker, INF, INF)
+        answer = tt[rkey][0] == 0
+    except _DfpnTimeout:
+        pass
+    except RecursionError:
+        pass
+    kids = children(rkey, state, rmoves)
+    out = [tuple(entry(k)) for k in kids]
+    return answer, out, nodes[0], tt[rkey][2]
+
+
+_REP = (_INF, 0, False)
+
+
+def solve(state, seconds: float = 10.0, method: str = "dfpn", max_depth: int | None = None) -> Result:
     """The game-theoretic value of ``state`` for the side to move and a best move.
 
-    ``method``: ``"pns"`` (default; proof-number search: "can the side to move force a win?", then,
-    if not, "can the other side?"; neither = a draw) or ``"alphabeta"`` (``Solver``: iterative
+    ``method``: ``"dfpn"`` (default; depth-first proof-number search, ``dfpn``) or ``"pns"`` (best-first
+    proof-number search, ``prove``): "can the side to move force a win?", then, if not, "can the other
+    side?"; neither = a draw (a draw whose disproofs leaned on a repetition is re-checked by ``prove``
+    without transpositions); or ``"alphabeta"`` (``Solver``: iterative
     deepening over value bounds with a transposition table; ``max_depth`` caps its iterations).
     ``seconds``: the wall-clock limit (the answer so far is returned when it runs out).
     Raises ``SolveError`` for a position that cannot be solved (``check_solvable``) or a bad method.
     """
     if method == "alphabeta":
         return Solver(state, seconds, max_depth).solve()
-    if method != "pns":
-        raise SolveError(f"unknown method '{method}': pns or alphabeta")
+    if method not in ("pns", "dfpn"):
+        raise SolveError(f"unknown method '{method}': dfpn, pns or alphabeta")
     check_solvable(state)
     t0 = time.perf_counter()
     deadline = t0 + seconds
@@ -450,31 +613,38 @@ def solve(state, seconds: float = 10.0, method: str = "pns", max_depth: int | No
     texts = dict(zip(moves, step.texts(root, moves)))
     bounds = {m: [LOSS, WIN] for m in moves}
     won1 = set()
-    answer, tree, nodes = prove(root, seat, deadline, won=won1)
-    answer2 = tree2 = None
+    if method == "dfpn":
+        cache = {}    # both searches share the children (the engine's work) below the root
+
+        def search(*args, **kw):
+            return _search_dfpn(*args, kid_cache=cache, **kw)
+    else:
+        search = _search_pns
+    answer, kids1, nodes, clean1 = search(root, seat, deadline, won=won1)
+    answer2, kids2, clean2 = None, None, True
     sound1 = sound2 = True     # False: checked by the tree search (dag=False), where every disproof holds
     if answer is False:
         # A position proven won for the side to move is no win for the other side, on any path.
-        answer2, tree2, n2 = prove(root, 1 - seat, deadline, lost=won1)
+        answer2, kids2, n2, clean2 = search(root, 1 - seat, deadline, lost=won1)
         nodes += n2
         if answer2 is False:   # a draw: both disproofs must hold; check one that leaned on a repetition
-            if not tree.clean:
-                answer, tree, n3 = prove(root, seat, deadline, dag=False)
+            if not clean1:
+                answer, kids1, n3, clean1 = _search_pns(root, seat, deadline, dag=False)
                 nodes += n3
                 sound1 = False
-            if not tree2.clean and answer is False:
-                answer2, tree2, n4 = prove(root, 1 - seat, deadline, dag=False)
+            if not clean2 and answer is False:
+                answer2, kids2, n4, clean2 = _search_pns(root, 1 - seat, deadline, dag=False)
                 nodes += n4
                 sound2 = False
-    for m, k in zip(moves, tree.kids or ()):
-        if k.pn == 0:
+    for m, (pn, dn, clean) in zip(moves, kids1 or ()):
+        if pn == 0:
             bounds[m] = [WIN, WIN]
-        elif k.dn == 0 and (k.clean or not sound1):
+        elif dn == 0 and (clean or not sound1):
             bounds[m][1] = DRAW
-    for m, k in zip(moves, (tree2.kids if tree2 is not None else None) or ()):
-        if k.pn == 0:
+    for m, (pn, dn, clean) in zip(moves, kids2 or ()):
+        if pn == 0:
             bounds[m] = [LOSS, LOSS]
-        elif k.dn == 0 and (k.clean or not sound2):
+        elif dn == 0 and (clean or not sound2):
             bounds[m][0] = DRAW
     lo = max(b[0] for b in bounds.values())
     hi = max(b[1] for b in bounds.values())
@@ -486,10 +656,21 @@ def solve(state, seconds: float = 10.0, method: str = "pns", max_depth: int | No
         lo = hi = LOSS
     order = sorted(moves, key=lambda m: (-bounds[m][0], -bounds[m][1], moves.index(m)))
     best = order[0] if moves else None
-    if answer is False and answer2 is None and tree2 is not None and tree2.kids:   # not proven: the move hardest for the other side
-        best = max(zip(moves, tree2.kids), key=lambda mk: (bounds[mk[0]][0], mk[1].pn))[0]
+    if answer is False and answer2 is None and kids2:   # not proven: the move hardest for the other side
+        best = max(zip(moves, kids2), key=lambda mk: (bounds[mk[0]][0], mk[1][0]))[0]
     return Result(seat, lo if lo == hi else None, lo, hi, texts[best] if best is not None else None, 0, nodes,
-                  time.perf_counter() - t0, {texts[m]: tuple(b) for m, b in bounds.items()}, "pns")
+                  time.perf_counter() - t0, {texts[m]: tuple(b) for m, b in bounds.items()}, method)
+
+
+def _search_pns(root, attacker, deadline, won=None, lost=None, dag=True):
+    """``prove`` with ``dfpn``'s answer shape: ``(answer, [(pn, dn, clean) per root move], nodes, clean)``."""
+    answer, tree, nodes = prove(root, attacker, deadline, won=won, lost=lost, dag=dag)
+    kids = [(k.pn, k.dn, k.clean) for k in tree.kids] if tree.kids else None
+    return answer, kids, nodes, tree.clean
+
+
+def _search_dfpn(root, attacker, deadline, won=None, lost=None, kid_cache=None):
+    return dfpn(root, attacker, deadline, won=won, lost=lost, kid_cache=kid_cache)
 
 
 def cards_in_play(state) -> int:
