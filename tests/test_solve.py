@@ -80,6 +80,18 @@ def test_solver_value_agrees_with_brute_force(tmp_path, k, seed, method):
         got = brute(c, frozenset({s.position_key()}))
         got = got if c.to_act == s.to_act else -got
     assert got == want
+    # Every move the solver lists as a proven win is one (the per-move list lines up with the legal moves).
+    assert set(res.moves) == set(s.legal_actions())
+    for text, (lo, hi) in res.moves.items():
+        if lo == WIN:
+            c = s.clone()
+            c.apply(text)
+            if c.terminal:
+                v = terminal_value(c, s.to_act)
+            else:
+                v = brute(c, frozenset({s.position_key()}))
+                v = v if c.to_act == s.to_act else -v
+            assert v == WIN, (text, res.moves)
 
 
 def test_some_small_positions_are_wins_and_some_losses(tmp_path):

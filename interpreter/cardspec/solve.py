@@ -472,16 +472,21 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
             return [a, nm * d, True]
         return [nm * a, d, True]
 
-    def children(key, s, moves):
+    def children(key, s, moves, cut=True):
         kids = kid_cache.get(key)
         if kids is None:
             kids = []
+            mover = s.v[7]
             for m in moves:
                 c = s.clone(True)
                 c.apply_move(m)
                 nodes[0] += 1
                 if c.terminal:
-                    kids.append((None, None, None, terminal_value(c, 0)))
+                    v = terminal_value(c, 0)
+                    if cut and v != DRAW and (v == WIN) == (mover == 0):   # the mover wins at once: decided
+                        kids = [(None, None, None, v)]
+                        break
+                    kids.append((None, None, None, v))
                     continue
                 step = c.game.steps[c.pc]
                 cm = step.legal_after_apply(c) if hasattr(step, "legal_after_apply") else step.legal(c)
@@ -578,7 +583,10 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         pass
     except RecursionError:
         pass
-    kids = children(rkey, state, rmoves)
+    kids = children(rkey, state, rmoves, cut=False)
+    if len(kids) != len(rmoves):       # cut short at an immediate win: list every root move
+        kid_cache.pop(rkey)
+        kids = children(rkey, state, rmoves, cut=False)
     out = [tuple(entry(k)) for k in kids]
     return answer, out, nodes[0], tt[rkey][2]
 
