@@ -14,6 +14,8 @@ list in the ruleset.
 from __future__ import annotations
 
 import itertools
+from itertools import islice
+from operator import mul as _mul
 
 from ._compile import Compiler, ZONE, SEAT_ZONE
 from ._effects import compile_effects
@@ -155,11 +157,14 @@ class Shuffle(Step):
                 s.z[zn.index].clear()
         s.face_up = [0] * len(g.zones)
         cards = list(g.deck.cards)
-        # Fisher-Yates with the RNG's floats (twice as fast as random.shuffle's bit draws).
-        rnd = s.rng.random
-        for i in range(len(cards) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
-            cards[i], cards[j] = cards[j], cards[i]
+        # Fisher-Yates with the RNG's floats (twice as fast as random.shuffle's bit draws):
+        # for i = len-1 … 1, j = int(random() * (i + 1)); swap. The draws and the j's are made
+        # in C (same floats, same order), only the swaps run as Python.
+        m = len(cards)
+        if m > 1:
+            js = map(int, map(_mul, islice(iter(s.rng.random, None), m - 1), range(m, 1, -1)))
+            for i, j in zip(range(m - 1, 0, -1), js):
+                cards[i], cards[j] = cards[j], cards[i]
         if s._stack_order is not None:
             order = list(s._stack_order)
             rest = list(cards)
@@ -336,12 +341,11 @@ class Pass(Step):
         """Random passes for every seat still to choose (the fast random-playout loop)."""
         k = self.count(s)
         hands = s.z[self.zone]
-        sample = rng.sample
+        rnd = rng.random
         for seat in s.queue:
             hand = hands[seat]
-            chosen = sample(hand, k - len(s.flight[seat] or ()))
-            for c in chosen:
-                hand.remove(c)
+            # A uniform random sample, one float per card (cheaper than random.sample's bit draws).
+            chosen = [hand.pop(int(rnd() * len(hand))) for _ in range(k - len(s.flight[seat] or ()))]
             s.flight[seat] = (s.flight[seat] or []) + chosen
         s.queue = []
         self._deliver(s)
