@@ -1,6 +1,6 @@
 """How far `cardspec solve` reaches on Svoyi Koziri endings: cards per hand vs seconds (docs/solve.md).
 
-    python benchmarks/solve_reach.py [--sizes 3,4,5,6,7,8] [--positions 5] [--seconds 10] [--method pns]
+    python benchmarks/solve_reach.py [--sizes 3,4,5,6,7,8] [--positions 5] [--seconds 10] [--method dfpn|pns|alphabeta]
 
 Each position: 32-card deck, k random cards per hand (seat 0 owns spades trump + clubs and leads; seat 1
 diamonds trump + hearts; the rest out of play). Prints per size: proven / tried, median wall seconds and
@@ -37,7 +37,7 @@ def main():
     ap.add_argument("--sizes", default="3,4,5,6,7,8")
     ap.add_argument("--positions", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--method", default="pns")
+    ap.add_argument("--method", default="dfpn")
     a = ap.parse_args()
     game = cardspec.load("svoyi-koziri", 2)
     print(f"{'k':>2} {'proven':>7} {'median s':>9} {'median cpu s':>12} {'median positions':>17}  values")
