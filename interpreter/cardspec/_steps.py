@@ -388,7 +388,10 @@ class Score(Step):
 
     def __init__(self, game, comp, body, path):
         super().__init__(game, comp, body, path)
-        self.value = comp.expr(body.get("value", 0), path + ("value",), (("seat", INT),), (INT,))
+        value = comp.code(body.get("value", 0), path + ("value",), (("seat", INT),), (INT,))
+        # Every seat's value in one generated function (no call per seat).
+        self.values = comp.function("", (), statements=[
+            f"return [{value.src if value is not None else 0} for p_seat in range({game.n})]"])
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
         self.add_to = self._counter(game, comp, body.get("add_to"), path + ("add_to",))
         self.report = bool(body.get("report", True))
@@ -407,7 +410,7 @@ class Score(Step):
         return c.index
 
     def run(self, s):
-        vals = [self.value(s, seat) for seat in range(s.n)]
+        vals = self.values(s)
         if self.counter is not None:
             s.c[self.counter] = list(vals)
         if self.add_to is not None:
