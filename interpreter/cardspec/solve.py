@@ -522,7 +522,8 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                 clean = True
                 if attack:
                     for k in kids:
-                        ke = entry(k)
+                        ck = k[0]
+                        ke = term[k[3]] if ck is None else _REP if ck in path else tt[ck]
                         p = ke[0]
                         total += ke[1]
                         if not ke[2]:
@@ -537,7 +538,8 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                 else:
                     anyclean = False
                     for k in kids:
-                        ke = entry(k)
+                        ck = k[0]
+                        ke = term[k[3]] if ck is None else _REP if ck in path else tt[ck]
                         d = ke[1]
                         total += ke[0]
                         if d == 0 and ke[2]:
