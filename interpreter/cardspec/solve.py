@@ -408,10 +408,14 @@ def _node(s, key, attacker, seat_zones):
     k.moves = step.legal_after_apply(s) if hasattr(step, "legal_after_apply") else step.legal(s)
     k.attack = s.v[7] == attacker
     k.clean = True
-    nm = max(len(k.moves), 1)
-    # Initial numbers: proving a win means the attacker must get rid of their cards, disproving it means the
-    # defender must (a shedding estimate over the per-seat zones; any positive start is correct, it only
-    # steers the search). Squared, times the mobility of the side to move for the number that sums.
+    k.pn, k.dn = _shedding_estimate(s, seat_zones, attacker, len(k.moves))
+    return k
+
+
+def _shedding_estimate(s, seat_zones, attacker, n_moves):
+    """Initial ``(pn, dn)``: proving a win means the attacker must get rid of their cards, disproving it means
+    the defender must (a shedding estimate over the per-seat zones; any positive start is correct, it only
+    steers the search). Squared, times the mobility of the side to move for the number that sums."""
     a = d = 0
     for zi in seat_zones:
         z = s.z[zi]
@@ -419,11 +423,10 @@ def _node(s, key, attacker, seat_zones):
         d += len(z[1 - attacker])
     a = a * a or 1
     d = d * d or 1
-    if k.attack:
-        k.pn, k.dn = a, nm * d
-    else:
-        k.pn, k.dn = nm * a, d
-    return k
+    nm = n_moves or 1
+    if s.v[7] == attacker:
+        return a, nm * d
+    return nm * a, d
 
 
 class _DfpnTimeout(Exception):
@@ -460,17 +463,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         {LOSS: (0, INF, True), WIN: (INF, 0, True), DRAW: (INF, 0, True)}
 
     def estimate(s, moves):
-        a = d = 0
-        for zi in seat_zones:
-            z = s.z[zi]
-            a += len(z[attacker])
-            d += len(z[1 - attacker])
-        a = a * a or 1
-        d = d * d or 1
-        nm = len(moves) or 1
-        if s.v[7] == attacker:
-            return [a, nm * d, True]
-        return [nm * a, d, True]
+        return [*_shedding_estimate(s, seat_zones, attacker, len(moves)), True]
 
     def children(key, s, moves, cut=True):
         kids = kid_cache.get(key)
