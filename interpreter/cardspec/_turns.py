@@ -98,6 +98,32 @@ def _sub_multiset(cards, zone):
     return True
 
 
+def _candidates(cands, kmin, kmax, zone, key, ordered):
+    """The distinct card sets of ``cands`` (a ``candidates:`` value) that pass the count and zone checks.
+
+    Each is a tuple in display order (``key``), or as given when ``ordered``, as a typed action reads
+    back; a set of the wrong size, or not a sub-multiset of ``zone``, is dropped (the direct check
+    refuses it too). Returns a list in first-proposed order."""
+    out = []
+    seen = set()
+    for c in cands:
+        t = tuple(c) if ordered else tuple(sorted(c, key=key))
+        if t in seen or not kmin <= len(t) <= kmax or not _sub_multiset(t, zone):
+            continue
+        seen.add(t)
+        out.append(t)
+    return out
+
+
+def _distinct_values(vals):
+    """``vals`` without repeats, first occurrence kept (a choice lists each value once)."""
+    out = []
+    for v in vals:
+        if v not in out:
+            out.append(v)
+    return out
+
+
 def _range(lo, hi, st):
     return range(lo, hi + 1, st if st > 0 else 1)
 
@@ -259,7 +285,10 @@ class Turns(Step):
                     cond = f" if {where}" if where else ""
                     cand = comp.code(pspec["candidates"], pp + ("candidates",), cur) if "candidates" in pspec else None
                     if cand is not None:   # the ruleset lists the card sets worth checking (e.g. melds_in(...))
-                        loops.append((f"for {var} in {cand.src}:", []))
+                        # Candidates only propose: count, zone and where still decide, as in the direct check.
+                        wf = f" if all([{where} for p_card in _c])" if where else ""
+                        loops.append((f"for {var} in [_c for _c in _t_cands({cand.src}, {kmin.src}, {kmax.src}, "
+                                      f"{zsrc}, SORT_KEY.__getitem__, {P.ordered}){wf}]:", []))
                     else:
                         loops.append((f"for {var} in {'_t_perms' if P.ordered else '_t_combos'}"
                                       f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
@@ -292,7 +321,7 @@ class Turns(Step):
                 P.count = int(pspec.get("count", 1))
                 if P.count == 1:
                     P.type = P.elem
-                    loops.append((f"for {var} in {vals.src}:", []))
+                    loops.append((f"for {var} in _t_distinct({vals.src}):", []))
                     checks.append(f"if {var} not in {vals.src}: return False")
                 else:
                     P.type = list_of(P.elem)
@@ -317,7 +346,8 @@ class Turns(Step):
         lines.append("return out")
         ns = comp.ns
         ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
-                  _t_choose=lambda vals, k: list(itertools.combinations(vals, k)))
+                  _t_cands=_candidates, _t_distinct=_distinct_values,
+                  _t_choose=lambda vals, k: list(itertools.combinations(_distinct_values(vals), k)))
         a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
         clines = []
         if a.params:
