@@ -60,7 +60,8 @@ class _Param:
 
 
 class _Action:
-    __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index", "secret")
+    __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index", "secret",
+                 "legal_text")
 
 
 def _distinct(make, pool, kmin, kmax, key):
@@ -252,14 +253,17 @@ class Turns(Step):
             kind = kinds[0]
             P = _Param()
             P.name, P.kind = pname, kind
+            P.where = P.values = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
             var = f"p_{pname}"
             cur = tuple(ctx)
             if kind in ("card", "cards"):
                 zsrc = self._zone(comp, pspec[kind], pp + (kind,), cur)
+                P.zone = str(pspec[kind])
                 where = None
                 if "where" in pspec:
                     code = comp.code(pspec["where"], pp + ("where",), cur + (("card", CARD),), (BOOL,))
                     where = code.src if code is not None else "True"
+                    P.where = str(pspec["where"])
                 if kind == "card":
                     P.type = CARD
                     pool = f"set({zsrc})" if game.deck.copies > 1 or game.deck.jokers > 1 else zsrc
@@ -267,6 +271,8 @@ class Turns(Step):
                     loops.append((f"for {var} in sorted([p_card for p_card in {pool}{cond}], "
                                   f"key=SORT_KEY.__getitem__):", []))
                     checks.append(f"if {var} not in {zsrc}: return False")
+                    P.values = comp.function(f"({zsrc}, sorted([p_card for p_card in {pool}{cond}], "
+                                             f"key=SORT_KEY.__getitem__))", cur)
                     if where:
                         checks.append(f"p_card = {var}")
                         checks.append(f"if not ({where}): return False")
@@ -293,6 +299,8 @@ class Turns(Step):
                         loops.append((f"for {var} in {'_t_perms' if P.ordered else '_t_combos'}"
                                       f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
                                       f"{kmax.src}, SORT_KEY.__getitem__):", []))
+                    P.values = comp.function(f"({kmin.src}, {kmax.src}, {zsrc}, "
+                                             f"[p_card for p_card in {zsrc}{cond}])", cur)
                     checks.append(f"if not ({kmin.src} <= len({var}) <= {kmax.src}): return False")
                     checks.append(f"if not _t_sub({var}, {zsrc}): return False")
                     if where:
@@ -305,6 +313,7 @@ class Turns(Step):
                 if lo is None or hi is None or st is None:
                     continue
                 P.type = INT
+                P.values = comp.function(f"({lo.src}, {hi.src}, {st.src})", cur)
                 loops.append((f"for {var} in _t_range({lo.src}, {hi.src}, {st.src}):", []))
                 checks.append(f"_lo = {lo.src}")
                 checks.append(f"_st = {st.src}")
@@ -319,6 +328,7 @@ class Turns(Step):
                     continue
                 P.elem = vals.type[5:-1]
                 P.count = int(pspec.get("count", 1))
+                P.values = comp.function(f"_t_distinct({vals.src})", cur)
                 if P.count == 1:
                     P.type = P.elem
                     loops.append((f"for {var} in _t_distinct({vals.src}):", []))
@@ -333,6 +343,7 @@ class Turns(Step):
         ctx = tuple(ctx)
         legal = comp.code(spec.get("legal", True), path + ("legal",), ctx, (BOOL,))
         lsrc = legal.src if legal is not None else "False"
+        a.legal_text = str(spec.get("legal", True))
         args = "(" + "".join(f"p_{P.name}, " for P in a.params) + ")"
         lines = ["out = []"]
         if a.params and lsrc != "True" and self._param_free(game, spec.get("legal", True)):
@@ -661,11 +672,76 @@ class Turns(Step):
             return f"not legal: '{self.done_text}' ends a phase of any number of actions, not this one"
         if move == SKIP:
             return f"not legal: this phase cannot be skipped"
-        ai, _ = move
+        ai, args = move
         if ai not in what:
             names = [self.actions[i].text for i in sorted(what)]
             return f"not legal now: this phase allows {', '.join(names) or 'no action'}"
-        return f"not legal: '{self.actions[ai].text}' with these values is not allowed now"
+        a = self.actions[ai]
+        bound = [s.ts[ACTOR]]
+        for P, v in zip(a.params, args):
+            try:
+                why = self._why_value(s, a, P, v, bound)
+            except Exception:   # noqa: BLE001 - a value the parameter's expressions cannot take
+                why = None
+            if why:
+                return f"not legal: {why}"
+            bound.append(v)
+        return f"not legal: '{a.text}' needs {a.legal_text}, which does not hold now"
+
+    def _why_value(self, s, a, P, v, bound):
+        """Why value ``v`` of parameter ``P`` is refused, naming the legal values (None when it is fine).
+
+        ``bound``: the acting seat and the values of the earlier parameters."""
+        deck = s.game.deck
+        code = deck.code
+        name = f"'{a.text}' {P.name}"
+        if P.kind == "number":
+            lo, hi, st = P.values(s, *bound)
+            st = st if st > 0 else 1
+            if lo <= v <= hi and (v - lo) % st == 0:
+                return None
+            if hi < lo:
+                return f"{name} {v}: no {P.name} is possible now"
+            by = f" in steps of {st}" if st != 1 else ""
+            shown = list(_range(lo, hi, st))
+            listed = f" ({', '.join(map(str, shown))})" if len(shown) <= 12 else ""
+            return f"{name} {v}: {P.name} goes from {lo} to {hi}{by}{listed}"
+        if P.kind == "choice":
+            vals = P.values(s, *bound)
+            words = [self._value_text(deck, P.elem, x) for x in vals]
+            if P.count == 1:
+                if v in vals:
+                    return None
+                return f"{name} {self._value_text(deck, P.elem, v)}: choose one of {', '.join(words) or '(none)'}"
+            if len(set(v)) == P.count and all(x in vals for x in v):
+                return None
+            got = " ".join(self._value_text(deck, P.elem, x) for x in v)
+            return f"{name} {got}: choose {P.count} different values of {', '.join(words) or '(none)'}"
+        if P.kind == "card":
+            zone, ok = P.values(s, *bound)
+            if v in ok:
+                return None
+            why = f"is not in {P.zone}" if v not in zone else f"does not have {P.where}"
+            return f"{name} {code[v]} {why}; legal: {' '.join(code[c] for c in ok) or '(none)'}"
+        kmin, kmax, zone, ok = P.values(s, *bound)   # cards
+        if not kmin <= len(v) <= kmax:
+            size = f"{kmin}" if kmin == kmax else f"{kmin} to {kmax}"
+            return f"{name}: {size} cards, not {len(v)}"
+        if not _sub_multiset(v, zone):
+            rest = list(zone)
+            missing = []
+            for c in v:
+                if c in rest:
+                    rest.remove(c)
+                else:
+                    missing.append(code[c])
+            held = " ".join(code[c] for c in deck.sorted(zone)) or "empty"
+            return f"{name}: {' '.join(missing)} not in {P.zone} ({P.zone}: {held})"
+        if P.where:
+            bad = [code[c] for c in v if c not in ok]
+            if bad:
+                return f"{name}: {' '.join(bad)} without {P.where} (every card needs it)"
+        return None
 
     def add_view(self, s, seat, out):
         ts = s.ts
