@@ -16,14 +16,31 @@ from . import __version__
 from .errors import CardspecError, RulesetError
 
 
-def _options(pairs) -> dict:
+def _options(pairs, ruleset=None) -> dict:
+    """``--option NAME=VALUE`` pairs as a dict; with ``ruleset`` (a name or file), each is checked
+    against its declared options and a bad one is reported as a command-line error (exit 2), naming
+    the option and every option the ruleset declares (``OptionError``), not against the ruleset file."""
     out = {}
+    origins = {}
     for p in pairs:
         if "=" not in p:
             raise click.BadParameter(f"'{p}' is not NAME=VALUE", param_hint="--option")
         k, v = p.split("=", 1)
         out[k.strip()] = v.strip()
+        origins[k.strip()] = f"command line (--option {p})"
+    if ruleset is not None and out:
+        from .loader import read_ruleset
+        try:
+            rs = read_ruleset(str(ruleset))
+        except RulesetError:
+            return out   # the ruleset itself is reported where it is used
+        rs.option_values(out, origins)
     return out
+
+
+def _origins(pairs) -> dict:
+    """``--option`` name → where it was given, for options checked later (scenario rulesets)."""
+    return {p.split("=", 1)[0].strip(): f"command line (--option {p})" for p in pairs if "=" in p}
 
 
 option_opt = click.option("--option", "-o", "option", multiple=True, metavar="NAME=VALUE",
@@ -103,7 +120,7 @@ def validate(rulesets, option, quiet):
     from .validate import validate_ruleset
     worst = 0
     for name in rulesets:
-        problems, status = validate_ruleset(name, _options(option))
+        problems, status = validate_ruleset(name, _options(option, name))
         if problems:
             for p in problems:
                 click.echo(p.format(), err=False)
@@ -125,7 +142,7 @@ def play(ruleset, players, seed, option, as_json, human, dealer):
     """Play a whole match with random bots (and optionally one human seat)."""
     from .engine import Game
     from .play import play_match
-    game = Game(ruleset, players, _options(option))
+    game = Game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:
         raise click.BadParameter(f"no seat {human} with {game.n} players", param_hint="--human")
     play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json)
@@ -150,7 +167,7 @@ def simulate(ruleset, matches, players, bots, policy, workers, seed, option, as_
     from . import simulate as sim
     if as_json and as_csv:
         raise click.BadParameter("choose one of --json and --csv", param_hint="--json/--csv")
-    opts = _options(option)
+    opts = _options(option, ruleset)
     bar = None
     try:
         import rich  # noqa: F401  (the progress bar; simulate works without it)
@@ -196,7 +213,7 @@ def replay(scenario, as_json, option):
     from .scenario import replay as run
     if not os.path.isfile(scenario):
         raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
-    rep = run(scenario, _options(option))
+    rep = run(scenario, _options(option), _origins(option))
     # An illegal action the scenario did not expect is bad input (exit 2, DESIGN.md "Errors");
     # a failed expect: check exits 1.
     bad_action = rep.error is not None and rep.failures == [rep.error]
@@ -267,7 +284,7 @@ def solve(scenario, seconds, method, as_json, option):
     from .solve import solve as run_solve
     if not os.path.isfile(scenario):
         raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
-    rep = run(scenario, _options(option))
+    rep = run(scenario, _options(option), _origins(option))
     if rep.error:
         raise _Bad(rep.error)
     res = run_solve(rep.state, seconds, method)

@@ -124,27 +124,66 @@ class Ruleset:
     def problem(self, path, message, hint="") -> Problem:
         return self.positions.problem(path, message, hint)
 
-    def option_values(self, overrides: dict | None = None) -> dict:
+    def option_values(self, overrides: dict | None = None, origins: dict | None = None) -> dict:
         """Every option's value: defaults, then ``overrides`` (text or typed values).
 
-        Raises ``RulesetError`` for an unknown option or a value of the wrong type or range.
+        ``origins`` (optional): option name → where that override was written, either a label
+        (``"command line"``) or a function ``(message, hint) -> Problem`` (e.g. a scenario file's
+        position); an override without one is reported against ``"options"`` (the caller's dict),
+        never against the ruleset file, which is not at fault.
+
+        Raises ``OptionError`` (a ``RulesetError``; problem codes ``option/unknown``,
+        ``option/invalid``) for an unknown option or a value of the wrong type or range; the hint
+        lists the ruleset's options with their types and allowed values.
         """
         values = {k: spec.get("default") for k, spec in self.options.items()}
         problems = []
+        known = self.describe_options()
         for key, raw in (overrides or {}).items():
+            origin = (origins or {}).get(key, "options")
             if key not in self.options:
                 close = difflib.get_close_matches(key, list(self.options), n=1)
-                hint = f"did you mean '{close[0]}'?" if close else (
-                    "options: " + ", ".join(self.options) if self.options else "this ruleset declares no options")
-                problems.append(Problem(self.file, 0, 0, f"unknown option '{key}'", hint, code="option/unknown"))
+                hint = (f"did you mean '{close[0]}'? " if close else "") + known
+                problems.append(_option_problem(origin, f"unknown option '{key}' for ruleset {self.name}", hint,
+                                                "option/unknown"))
                 continue
             try:
                 values[key] = coerce_option(key, self.options[key], raw)
             except ValueError as e:
-                problems.append(Problem(self.file, 0, 0, str(e), code="option/invalid"))
+                problems.append(_option_problem(origin, str(e), known, "option/invalid"))
         if problems:
-            raise RulesetError(problems)
+            raise OptionError(problems)
         return values
+
+    def describe_options(self) -> str:
+        """``"options: NAME (TYPE, default D), …"`` for hints (or that the ruleset declares none)."""
+        if not self.options:
+            return f"ruleset {self.name} declares no options"
+        parts = []
+        for name, spec in self.options.items():
+            what = _describe(spec)
+            if spec.get("type", "int") == "int" and spec.get("values") is None:
+                lo, hi = spec.get("min"), spec.get("max")
+                what += (f" {lo} to {hi}" if lo is not None and hi is not None else f" at least {lo}"
+                         if lo is not None else f" at most {hi}" if hi is not None else "")
+            d = spec.get("default")
+            d = ("true" if d else "false") if isinstance(d, bool) else d
+            parts.append(f"{name} ({what}, default {d})")
+        return "options: " + "; ".join(parts)
+
+
+class OptionError(RulesetError):
+    """An option given by a caller (command line, scenario, Python) that the ruleset does not accept."""
+
+    code = "option/invalid"
+
+
+def _option_problem(origin, message, hint, code) -> Problem:
+    if callable(origin):
+        p = origin(message, hint)
+        p.code = code
+        return p
+    return Problem(str(origin), 0, 0, message, hint, code=code)
 
 
 def coerce_option(name: str, spec: dict, raw):
@@ -504,4 +543,4 @@ def read_scenario_yaml(path: str):
 
 
 __all__ = ["Ruleset", "read_ruleset", "resolve_path", "builtin_names", "schema", "schema_path",
-           "coerce_option", "Pos"]
+           "coerce_option", "Pos", "OptionError"]

@@ -56,8 +56,11 @@ def _bad(pos, path, msg, hint=""):
     return ScenarioError(pos.problem(path, msg, hint).format())
 
 
-def build_state(data: dict, pos, file: str, options_override=None) -> State:
-    """The scenario's starting state (ruleset, players, options, seed, dealer, deck or deal)."""
+def build_state(data: dict, pos, file: str, options_override=None, override_origins=None) -> State:
+    """The scenario's starting state (ruleset, players, options, seed, dealer, deck or deal).
+
+    A bad option is reported where it was written: the scenario's ``options:`` key (file:line:col),
+    or ``override_origins[name]`` (e.g. ``"command line"``) for ``options_override``."""
     extra = set(data) - KEYS
     if extra:
         k = sorted(extra)[0]
@@ -68,7 +71,11 @@ def build_state(data: dict, pos, file: str, options_override=None) -> State:
     rel = Path(file).parent / name
     rs = read_ruleset(str(rel) if rel.is_file() else name)
     options = dict(data.get("options") or {})
+    origins = {k: (lambda m, h, k=k: pos.problem(("options", k), m, h, key=True)) for k in options}
     options.update(options_override or {})
+    for k in options_override or {}:
+        origins[k] = (override_origins or {}).get(k, "options override")
+    rs.option_values(options, origins)
     game = Game(rs, data.get("players"), options)
     deck = data.get("deck")
     try:
@@ -198,15 +205,15 @@ def _match(expected, actual) -> bool:
     return _norm(expected) == _norm(actual) or (str(expected) == str(actual) and expected is not None)
 
 
-def replay(path: str, options_override=None) -> Replay:
+def replay(path: str, options_override=None, override_origins=None) -> Replay:
     """Replay a scenario file. Bad files raise ``RulesetError`` / ``ScenarioError``."""
     data, pos = read_scenario_yaml(path)
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario is a mapping (ruleset:, players:, actions:, …)")
-    return replay_data(data, pos, path, options_override)
+    return replay_data(data, pos, path, options_override, override_origins)
 
 
-def replay_data(data, pos, path, options_override=None) -> Replay:
+def replay_data(data, pos, path, options_override=None, override_origins=None) -> Replay:
     expect = data.get("expect") or {}
     bad = set(expect) - EXPECT_KEYS
     if bad:
@@ -215,7 +222,7 @@ def replay_data(data, pos, path, options_override=None) -> Replay:
     rep = Replay(None)
     rep.expect = expect
     try:
-        s = build_state(data, pos, path, options_override)
+        s = build_state(data, pos, path, options_override, override_origins)
     except (RulesetError, ScenarioError) as e:
         if "error" in expect and str(expect["error"]) in str(e):
             return rep
