@@ -288,6 +288,9 @@ class Pass(Step):
 
     def legal(self, s):
         hand = s.z[self.zone][s.v[7]]
+        if self.single:   # one card per action: 1-tuples of the hand in display order, repeats once
+            ordered = sorted(set(hand) if len(set(hand)) != len(hand) else hand, key=s.game.deck.sort_key.__getitem__)
+            return [(c,) for c in ordered]
         combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self._k(s))
         if len(set(hand)) == len(hand):
             return list(combos)      # already in display order, no repeats
@@ -355,8 +358,18 @@ class Pass(Step):
         return "pass " + " ".join([code[c] for c in move])
 
     def texts(self, s, moves):
+        if self.single:
+            one = self._one_texts(s.game)
+            return [one[m[0]] for m in moves]
         code = s.game.deck.code
         return ["pass " + " ".join([code[c] for c in m]) for m in moves]
+
+    def _one_texts(self, game):
+        """``"pass XX"`` per face (built once per game)."""
+        t = self.__dict__.get("_one")
+        if t is None:
+            t = self._one = tuple("pass " + c for c in game.deck.code)
+        return t
 
     def parse(self, s, text):
         parts = text.replace(",", " ").split()

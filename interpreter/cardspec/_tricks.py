@@ -199,6 +199,23 @@ class Tricks(Step):
                                            + ["p_card = c1[int(p_random() * len(c1))]"]
                                            + play_card + ["if done:", "    return"]]
         self._playout = comp.function("", (("random", INT),), statements=loop)
+        # The public API lists legal cards in display order. When no effect of this step puts cards
+        # into a hand, the hands are sorted into display order once, when the step is entered (and
+        # by anything that writes hands mid-step: see `sort_hands`); they then stay sorted (plays
+        # only remove cards), and the cards that follow suit are one slice, found by bisection on
+        # the display key.
+        self.keeps_sorted = (self.follow == "suit" and not dedupe
+                             and not any(hand_ref.search(ln) for ln in after_play + after_trick))
+        self._sort_key = game.deck.sort_key.__getitem__
+        if self.keeps_sorted:
+            comp.ns["_bisect"] = bisect.bisect_left
+            comp.ns["_SK"] = game.deck.sort_key.__getitem__
+            comp.ns["_SK_LO"] = tuple(64 * i for i in range(len(game.deck.suits))) + (99 * 64,)
+            follow = ["    lo = _bisect(p_hand, _SK_LO[led], key=_SK)",
+                      "    hi = _bisect(p_hand, _SK_LO[led] + 64, lo, key=_SK)",
+                      "    c1 = p_hand[lo:hi] if hi > lo else p_hand"]
+            i = legal.index("    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand")
+            self._legal_display = comp.function("", (), statements=head + legal[:i] + follow + legal[i + 1:] + ret)
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
@@ -214,6 +231,8 @@ class Tricks(Step):
         v[TO_ACT] = leader
         v[LED_SUIT] = -1
         s.plays = []
+        if self.keeps_sorted:
+            self.sort_hands(s)
         if self.auto:
             return self._auto(s)
         return True
@@ -230,12 +249,22 @@ class Tricks(Step):
     def legal(self, s):
         return self._legal(s)
 
+    def sort_hands(self, s):
+        """Put every hand of this step in display order (hand order means nothing to the rules).
+
+        Code that writes hands while the step is in progress (a determinization) calls this.
+        """
+        key = self._sort_key
+        for h in s.z[self.hand]:
+            h.sort(key=key)
+
     def legal_sorted(self, s):
-        key = s.game.deck.sort_key.__getitem__
+        if self.keeps_sorted:
+            return self._legal_display(s)
+        key = self._sort_key
         if self.dedupe:
             return sorted(set(self._legal(s)), key=key)
-        # Sort the hand itself (hand order means nothing; after the first call this is one
-        # pass over an already sorted list): the legal cards then come out in display order.
+        # Sort the hand itself (hand order means nothing): the legal cards come out in display order.
         s.z[self.hand][s.v[TO_ACT]].sort(key=key)
         return self._legal(s)
 

@@ -331,10 +331,19 @@ class Game:
     def state_from_view(self, view: dict, hidden: dict | None = None, seed=None) -> "State":
         """A State built from one seat's ``view`` plus guesses for what it hides (``cardspec._determinize``)."""
         from ._determinize import state_from_view
-        return state_from_view(self, view, hidden, seed)
+        return _normalized(state_from_view(self, view, hidden, seed))
 
     def zone_index(self, name: str) -> Zone:
         return self.zone[name]
+
+
+def _normalized(s: "State") -> "State":
+    """``s`` after hands written from outside the engine are put back in the step's order (if it keeps one)."""
+    if not s.terminal:
+        sort_hands = getattr(s.game.steps[s.pc], "sort_hands", None)
+        if sort_hands is not None and s.entered:
+            sort_hands(s)
+    return s
 
 
 def _signature(key: str):
