@@ -287,5 +287,5 @@ def test_cli_plays_all_21_deals_for_five_players():
     lines = r.output.splitlines()
     assert sum(1 for ln in lines if ln.startswith("Deal ")) == 21
     assert sum(1 for ln in lines if " bids " in ln) == 21 * 5
-    assert any(ln.startswith("Game over. Totals: 0: ") for ln in lines)
+    assert any(ln.startswith("Game over (all 21 deals are played). Totals: 0: ") for ln in lines)
     assert "  dealt 1 cards to each forehead" in lines

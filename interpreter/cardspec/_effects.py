@@ -236,11 +236,17 @@ def _effect_lines(game, comp, kind, body, path, params):
             return None
         return [f"s.ts[2] = ({seat.src}) % s.n"]
     if kind == "end":
-        level = END_LEVELS.get(str(body))
-        if level is None:
-            comp.problem(path, f"end: is one of {', '.join(END_LEVELS)}; found '{body}'")
+        # end: LEVEL, or end: {level: LEVEL, reason: TEXT} (the reason game_over gives when this ends the match)
+        spec = body if isinstance(body, dict) else {"level": body}
+        level = END_LEVELS.get(str(spec.get("level")))
+        extra = [k for k in spec if k not in ("level", "reason")]
+        if level is None or extra:
+            comp.problem(path, f"end: is one of {', '.join(END_LEVELS)}, or {{level: LEVEL, reason: TEXT}}; "
+                               f"found '{body}'")
             return None
-        return [f"s.ts[3] = max(s.ts[3], {level})", "return   # the effects after it do not run"]
+        why = (level, str(spec.get("reason", f"an end: {spec.get('level')} effect")))
+        return [f"if s.ts[3] < {level} and len(s.ts) > 7: s.ts[7] = {why!r}",
+                f"s.ts[3] = max(s.ts[3], {level})", "return   # the effects after it do not run"]
     if kind == "repetition":
         # Record the position (State.position_key); its `times`-th occurrence emits `repetition` and ends
         # the match (or `end:` turn | step | deal). Turns step only, like end:. times <= 0: record only.
@@ -254,6 +260,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             return None
         return [f"_t = {times.src}", "_n = _fx_seen(s)", "if 0 < _t <= _n:",
                 "    s.emit({'type': 'repetition', 'times': _n})",
+                f"    if s.ts[3] < {level} and len(s.ts) > 7: s.ts[7] = ({level}, 'the same position came up ' + str(_n) + ' times')",
                 f"    s.ts[3] = max(s.ts[3], {level})", "    return   # the effects after it do not run"]
     if kind == "emit":
         if not isinstance(body, dict) or "type" not in body:

@@ -34,7 +34,8 @@ legality check are generated as Python functions at load time; the check
 (``is_legal``) never lists every move, so a typed ``meld 7H 8H 9H`` is checked
 directly even when thousands of melds are possible. ``State.ts`` holds the
 turn's counters: ``[phase, actions in phase, next seat override, end level,
-turns taken, turn seat, acting seat]``.
+turns taken, turn seat, acting seat, why]`` (``why``: ``(level, text)`` — what ended the step,
+deal or match and why, for ``game_over``'s ``reason``; None while it runs).
 """
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ from ._steps import Step, step_type
 
 DONE = (-1, ())
 SKIP = (-2, ())
-PH, CNT, NEXT, END, TURNS, SEAT, ACTOR = range(7)
+PH, CNT, NEXT, END, TURNS, SEAT, ACTOR, WHY = range(8)
 PHASE_KINDS = ("do", "one", "any", "optional")
 PARAM_KINDS = ("card", "cards", "number", "choice")
 
@@ -107,12 +108,23 @@ def _candidates(cands, kmin, kmax, zone, key, ordered):
     refuses it too). Returns a list in first-proposed order."""
     out = []
     seen = set()
+    held = {}
+    for c in zone:
+        held[c] = held.get(c, 0) + 1
+    get = held.get
     for c in cands:
         t = tuple(c) if ordered else tuple(sorted(c, key=key))
-        if t in seen or not kmin <= len(t) <= kmax or not _sub_multiset(t, zone):
+        if t in seen or not kmin <= len(t) <= kmax:
             continue
         seen.add(t)
-        out.append(t)
+        need = {}
+        for x in t:   # a sub-multiset of the zone
+            k = need.get(x, 0) + 1
+            if k > get(x, 0):
+                break
+            need[x] = k
+        else:
+            out.append(t)
     return out
 
 
@@ -123,6 +135,13 @@ def _distinct_values(vals):
         if v not in out:
             out.append(v)
     return out
+
+
+def _why(ts, why):
+    """Record ``(level, text)``: what ends the step, deal or match and why (a ``ts`` of the seven
+    older slots, e.g. a position rebuilt by hand, has no room for it: then nothing is recorded)."""
+    if len(ts) > WHY:
+        ts[WHY] = why
 
 
 def _range(lo, hi, st):
@@ -145,6 +164,8 @@ class Turns(Step):
         self.next = comp.expr(body.get("next", "left_of(seat)"), path + ("next",), S, (INT,))
         self.skip = comp.expr(body["skip"], path + ("skip",), S, (BOOL,)) if "skip" in body else None
         self.until = comp.expr(body["until"], path + ("until",), (), (BOOL,)) if "until" in body else None
+        # Why the step ends when `until` holds (game_over's reason when that ends the match).
+        self.until_reason = (2, str(body.get("until_reason", f"{body.get('until')} holds")))
         self.max_turns = comp.expr(body["max_turns"], path + ("max_turns",), (), (INT,)) \
             if "max_turns" in body else None
         at_max = str(body.get("at_max", "match"))
@@ -392,13 +413,14 @@ class Turns(Step):
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
-        s.ts = [0, 0, -1, 0, 0, -1, -1]
+        s.ts = [0, 0, -1, 0, 0, -1, -1, None]
         seat = self.first(s) % s.n
         if self.skip is not None:
             seat = self._unskipped(s, seat)
             if seat < 0:
                 return False
         if self.until is not None and self.until(s):
+            _why(s.ts, self.until_reason)
             return False
         self._begin(s, seat)
         return self._run(s)
@@ -481,8 +503,10 @@ class Turns(Step):
                 return False
         if self.max_turns is not None and ts[TURNS] >= self.max_turns(s):
             s.emit({"type": "turn_cap", "turns": ts[TURNS]})
+            _why(ts, (self.at_max, f"the turn cap of {ts[TURNS]} turns"))
             return self._exit(s, self.at_max)
         if self.until is not None and self.until(s):
+            _why(ts, self.until_reason)
             return False
         self._begin(s, seat)
         return True
@@ -513,6 +537,8 @@ class Turns(Step):
             ts[PH] += 1
             ts[CNT] = 0
         if self.until is not None and self.until(s):
+            if ts[END] < 2:
+                _why(ts, self.until_reason)
             ts[END] = max(ts[END], 2)
 
     # ---- the step protocol -------------------------------------------------------

@@ -576,8 +576,32 @@ class State:
                 worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
                 ev["loser"] = [k for k, x in vals.items() if x == worst]
             ev["winner"] = [k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else []
+            why = self._end_reason()
+            if why:
+                ev["reason"] = why
             self._result = ev
         return self._result
+
+    def _end_reason(self):
+        """Why the match ended (text for ``game_over``'s ``reason``), from what ended it: an ``end:``
+        effect or turn cap that ended the match, the match's ``end:`` condition, its deal count (with
+        one deal: what ended that deal, e.g. a turns step's ``until_reason``), or ``max_deals``."""
+        g = self.game
+        ts = self.ts
+        why = ts[7] if ts is not None and len(ts) > 7 else None
+        if why is not None and why[0] >= 4:
+            return why[1]
+        m = g.data.get("match") or {}
+        if g.match_end is not None and g.match_end(self):
+            return f"the match's end condition holds: {m.get('end')}"
+        deals = g.match_deals(self)
+        if deals > 0 and self.v[DEAL_NUMBER] >= deals:
+            if deals == 1:
+                return why[1] if why is not None else "the deal is over"
+            return f"all {deals} deals are played"
+        if self.v[DEAL_NUMBER] >= g.max_deals:
+            return f"the deal limit ({g.max_deals} deals, match: max_deals)"
+        return why[1] if why is not None else None
 
     @result.setter
     def result(self, value):

@@ -71,7 +71,8 @@ def format_events(game, events, seat=None) -> list:
             if "totals" in ev:
                 lines.append("  totals      " + ", ".join(f"{k}: {v}" for k, v in ev["totals"].items()))
         elif t == "game_over":
-            lines.append("Game over. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
+            why = f" ({ev['reason']})" if ev.get("reason") else ""
+            lines.append(f"Game over{why}. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
             lines.append("Ranking (best first): " + ", ".join(str(x) for x in ev["ranking"]))
             if len(ev.get("winner") or []) > 1 and len(ev["winner"]) == len(ev["ranking"]):
                 lines.append("Result: a draw")
