@@ -258,7 +258,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             return None
         if times is None:
             return None
-        return [f"_t = {times.src}", "_n = _fx_seen(s)", "if 0 < _t <= _n:",
+        return [f"_t = {times.src}", "_n = _fx_seen(s, _t)", "if 0 < _t <= _n:",
                 "    s.emit({'type': 'repetition', 'times': _n})",
                 f"    if s.ts[3] < {level} and len(s.ts) > 7: s.ts[7] = ({level}, 'the same position came up ' + str(_n) + ' times')",
                 f"    s.ts[3] = max(s.ts[3], {level})", "    return   # the effects after it do not run"]
@@ -332,8 +332,40 @@ def _fx_insert_random(s, dst, cards):
         dst.insert(int(rnd() * (len(dst) + 1)), c)
 
 
-def _fx_seen(s):
-    """Record ``s.position_key()`` in ``s.positions``; return how often it has occurred (this time included)."""
+class FrozenPositions:
+    """A repetition history that is read but not extended: ``State.positions`` during a search.
+
+    ``cardspec.solve`` sets it on the root it searches from (every copy shares it): the occurrences before
+    the root still count, and a position that recurs on a searched line is the solver's business (a draw,
+    docs/solve.md), so the ``repetition`` effect neither records positions nor, when no position of the
+    history can reach ``times`` this time, computes the position key. ``counts``: key -> occurrences.
+    """
+
+    __slots__ = ("counts", "most")
+
+    def __init__(self, chain):
+        """``chain``: a ``State.positions`` value (``(hash, key, older)`` tuples, None, or a FrozenPositions)."""
+        if isinstance(chain, FrozenPositions):
+            counts = dict(chain.counts)
+        else:
+            counts = {}
+            while chain is not None:
+                counts[chain[1]] = counts.get(chain[1], 0) + 1
+                chain = chain[2]
+        self.counts = counts
+        self.most = max(counts.values(), default=0)
+
+
+def _fx_seen(s, times=0):
+    """Record ``s.position_key()`` in ``s.positions``; return how often it has occurred (this time included).
+
+    With a ``FrozenPositions`` history nothing is recorded; when even its most frequent position would
+    stay under ``times`` (int; <= 0: never ends), the key is not computed and the bound is returned."""
+    node = s.positions
+    if node is not None and node.__class__ is FrozenPositions:
+        if times <= 0 or node.most + 1 < times:
+            return node.most + 1
+        return node.counts.get(s.position_key(), 0) + 1
     key = s.position_key()
     h = hash(key)
     n = 1
