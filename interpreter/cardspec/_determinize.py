@@ -19,7 +19,16 @@ reads a real State. Two layers:
     won zone (they were played face up);
   * cards this seat passed sit in the receiver's hand until played;
   * a seat that did not follow the led suit holds no card of that suit
-    (only when the tricks step has ``follow: suit``).
+    (only when the tricks step has ``follow: suit``);
+  * a ``visibility: top`` zone (a discard pile) shows its top card and its
+    size; below the top it holds the cards the public log showed going in
+    and not coming out (``_PileLog``: the ``action`` events of a ``turns``
+    step read through each action's unconditional ``move``/``meld``/
+    ``lay_off`` effects), in their order, and a pile taken into a hidden
+    zone (a hand) pins its known cards there until the log shows them leave.
+    When the log cannot be followed (an effect it does not show touches the
+    pile, a reshuffle) or disagrees with the view, only the top and the size
+    are used.
 
 The engine stays game-agnostic: all of this reads the ruleset's own steps
 (``tricks``'s ``from``/``to``/``follow``, ``pass``'s ``into``).
@@ -36,7 +45,7 @@ _SYSTEM_INDEX = {name: i for i, (name, _, _) in enumerate(SYSTEM_VARS)}
 FLIGHT = "@flight"
 #: Decision steps whose whole position is in the view (zones, counters, vars, system values, the trick,
 #: the pass in flight). Others (e.g. ``turns``, with per-turn counters the view does not carry) raise.
-SUPPORTED = frozenset({"tricks", "pass"})
+SUPPORTED = frozenset({"tricks", "pass", "turns"})
 
 
 class DeterminizeError(CardspecError):
@@ -52,8 +61,9 @@ def _face(deck, c):
 def _template(game, view, seed=None):
     """The State a view pins down, with every hidden slot left empty.
 
-    Returns ``(state, slots)`` with ``slots`` a list of ``(key, zone_index | None, owner, count)``:
-    ``key`` is ``(zone_name, owner)`` or ``("@flight", seat)``.
+    Returns ``(state, slots, tops)`` with ``slots`` a list of ``(key, zone_index | None, owner, count)``:
+    ``key`` is ``(zone_name, owner)`` or ``("@flight", seat)``; ``tops`` the indexes of shared zones
+    whose last card is the top the view shows (a slot's cards go under it).
     """
     if view.get("terminal"):
         raise DeterminizeError("the match is over: nothing to determinize")
@@ -69,6 +79,7 @@ def _template(game, view, seed=None):
     s.events = None
     s.result = None
     slots = []
+    tops = set()
     zones = view["zones"]
     s.z = [[[] for _ in range(n)] if zn.per_seat else [] for zn in game.zones]
     s.face_up = [0] * len(game.zones)
@@ -79,24 +90,37 @@ def _template(game, view, seed=None):
         if zn.per_seat:
             for owner in range(n):
                 e = entry[str(owner)]
-                if isinstance(e, list):
+                if isinstance(e, list) and zn.melds:
+                    s.z[zn.index][owner] = [tuple(face(c) for c in m) for m in e]
+                elif isinstance(e, list):
                     s.z[zn.index][owner] = [face(c) for c in e]
                 elif e["count"]:
                     slots.append(((zn.name, owner), zn.index, owner, e["count"]))
         else:
-            if isinstance(entry, list):
+            if isinstance(entry, list) and zn.melds:
+                s.z[zn.index] = [tuple(face(c) for c in m) for m in entry]
+            elif isinstance(entry, list):
                 s.z[zn.index] = [face(c) for c in entry]
             else:
                 up = [face(c) for c in entry.get("face_up", ())]
-                s.z[zn.index] = up
                 s.face_up[zn.index] = len(up)
-                if entry["count"] - len(up):
-                    slots.append(((zn.name, None), zn.index, None, entry["count"] - len(up)))
+                hidden = entry["count"] - len(up)
+                if entry.get("top") is not None and hidden > 0:   # visibility: top (a discard pile)
+                    up = up + [face(entry["top"])]
+                    hidden -= 1
+                    tops.add(zn.index)
+                s.z[zn.index] = up
+                if hidden:
+                    slots.append(((zn.name, None), zn.index, None, hidden))
     s.c = [list(view["counters"][c.name]) for c in game.counters]
+    if any(x is None for c in s.c for x in c):
+        raise DeterminizeError("the view hides some counters' values: cannot rebuild the position")
     v = [0] * game.n_v if hasattr(game, "n_v") else list(s.v)
     for name, value in view["system"].items():
         v[_SYSTEM_INDEX[name]] = value
     for var in game.vars:
+        if var.name not in view["vars"]:
+            raise DeterminizeError(f"the view hides var '{var.name}': cannot rebuild the position")
         v[var.index] = view["vars"][var.name]
     s.v = v
     s.pc = view["step_index"]
@@ -110,6 +134,18 @@ def _template(game, view, seed=None):
     if getattr(step, "kind", None) not in SUPPORTED:
         raise DeterminizeError(f"cannot rebuild a position inside a '{getattr(step, 'kind', '?')}' step from a view "
                                f"(supported: {', '.join(sorted(SUPPORTED))})")
+    if getattr(step, "kind", None) == "turns":
+        # The turn's counters (_turns.py): phase, actions in it, the next-seat override, turns taken.
+        from ._turns import ACTOR, CNT, NEXT, PH, SEAT, TURNS
+        turn = view.get("turn")
+        if turn is None:
+            raise DeterminizeError("this view of a turns step has no 'turn' (make it with State.view(seat))")
+        ts = [0, 0, -1, 0, 0, -1, -1, None]
+        ts[PH], ts[CNT], ts[SEAT] = turn["phase"], turn["actions_in_phase"], turn["seat"]
+        ts[NEXT] = turn.get("next_seat", -1)
+        ts[TURNS] = turn["number"] - 1
+        ts[ACTOR] = view["to_act"]
+        s.ts = ts
     if getattr(step, "kind", None) == "pass":
         # Seats choose one at a time from the dealer's left: those before the seat to act have chosen.
         to_act, dealer = v[_SYSTEM_INDEX["to_act"]], v[_SYSTEM_INDEX["dealer"]]
@@ -143,7 +179,7 @@ def _template(game, view, seed=None):
                     s.carried.extend(face(c) for _, c in ev["cards"])
                 else:
                     s.carried = []
-    return s, slots
+    return s, slots, tops
 
 
 def _current_deal(log):
@@ -154,10 +190,13 @@ def _current_deal(log):
     return log[start:]
 
 
-def _fill(s, slots, cards_by_slot, rng_seed=None):
+def _fill(s, slots, cards_by_slot, rng_seed=None, tops=()):
     for (key, zi, owner, count), cards in zip(slots, cards_by_slot):
         if key[0] == FLIGHT:
             s.flight[owner] = list(cards)
+        elif owner is None and zi in tops:   # under the top card the view shows
+            z = s.z[zi]
+            z[len(z) - 1:len(z) - 1] = cards
         elif owner is None:
             s.z[zi].extend(cards)
         else:
@@ -182,7 +221,7 @@ def state_from_view(game, view: dict, hidden: dict | None = None, seed=None):
     """
     hidden = hidden or {}
     try:
-        s, slots = _template(game, view, seed)
+        s, slots, tops = _template(game, view, seed)
         filled = []
         for key, zi, owner, count in slots:
             cards = hidden.get(key)
@@ -194,7 +233,7 @@ def state_from_view(game, view: dict, hidden: dict | None = None, seed=None):
         if isinstance(e, DeterminizeError):
             raise
         raise DeterminizeError(f"not a view of this game: {e}") from None
-    return _fill(s, slots, filled)
+    return _fill(s, slots, filled, tops=tops)
 
 
 class Determinizer:
@@ -215,7 +254,7 @@ class Determinizer:
         deck = game.deck
         face = deck.face
         suit = deck.suit
-        self.template, slots = _template(game, view)
+        self.template, slots, self.tops = _template(game, view)
         me = view.get("seat")
         tricks = self._tricks_step(game, view["step_index"])
         passes = [st for st in game.steps if getattr(st, "kind", None) == "pass"]
@@ -261,16 +300,17 @@ class Determinizer:
                     pin(won_zone, ev["winner"], faces + carried)
                 carried = []
         trick_plays(view.get("trick") or [])
+        piles = _PileLog(game, view, [zn.index for zn in game.zones
+                                      if zn.visibility == "top" and not zn.per_seat and not zn.melds])
+        for (zi, owner), faces in piles.pins.items():
+            pin(zi, owner, faces)
         self.voids = voids
         # Slots: capacity left after the pinned cards; the pool is what nobody is known to hold.
         pool = Counter(deck.cards)
         t = self.template
         for zi, zn in enumerate(game.zones):
-            if zn.per_seat:
-                for h in t.z[zi]:
-                    pool.subtract(h)
-            else:
-                pool.subtract(t.z[zi])
+            for h in (t.z[zi] if zn.per_seat else [t.z[zi]]):
+                pool.subtract(c for m in h for c in m) if zn.melds else pool.subtract(h)
         pool.subtract(f for _, f in t.plays)
         pool.subtract(t.carried)
         if t.flight is not None:
@@ -280,6 +320,7 @@ class Determinizer:
         self.slots = []
         self.known = []
         self.pinned = {}
+        self.orders = {}   # slot index -> the pile below its top, bottom first (faces, None: unknown)
         for key, zi, owner, count in slots:
             known = []
             cnt = pinned.get((zi, owner)) if zi is not None else None
@@ -290,6 +331,8 @@ class Determinizer:
             pool.subtract(known)
             if known:
                 self.pinned[key] = known
+                if (zi, owner) in piles.order:   # a pile: the known cards in their places
+                    self.orders[len(self.slots)] = piles.order[(zi, owner)]
             void = voids.get(owner, set()) if (zi == hand_zone and owner is not None and key[0] != FLIGHT) else set()
             self.slots.append((key, zi, owner, count))
             self.known.append((known, count - len(known), frozenset(void)))
@@ -381,4 +424,217 @@ class Determinizer:
 
     def sample(self, rng: random.Random):
         """A random State consistent with the view and the public facts (its own RNG seeded from ``rng``)."""
-        return _fill(self.template.clone(), self.slots, self.assign(rng), rng.random())
+        out = self.assign(rng)
+        for j, order in self.orders.items():
+            free = iter(out[j][len(self.known[j][0]):])
+            out[j] = [f if f is not None else next(free) for f in order]
+        return _fill(self.template.clone(), self.slots, out, rng.random(), self.tops)
+
+
+class _PileLog:
+    """What the public log of the current deal shows about ``visibility: top`` zones (discard piles).
+
+    Follows each pile through the deal: ``shuffle`` empties every zone, ``deal`` puts unknown cards
+    in, and every ``action`` event of a ``turns`` step is read back (``step.parse``) and run through
+    the action's unconditional ``move``/``meld``/``lay_off`` effects whose zones are plain
+    (``discard``, ``hand[seat]``): a named card (``cards: card``) going onto a pile is known there; a
+    pile moved whole (or its top ``count`` cards) into a seat's hidden zone pins its known cards there,
+    until an action of that seat names them leaving. Anything it cannot follow — an effect that
+    names the pile but is conditional or not one of those, a pile touched by an automatic phase or
+    step, a ``reshuffle`` — makes that pile unknown (only the view's top and size are then used).
+
+    Attributes: ``pins`` (``{(zone_index, owner): [faces]}`` known hidden cards, the pile's own slot
+    with ``owner`` None) and ``order`` (``{(zone_index, None): [face or None, …]}``: the pile below its
+    top, bottom first, None for a card the log did not show).
+    """
+
+    def __init__(self, game, view, tops):
+        self.pins = {}
+        self.order = {}
+        if not tops:
+            return
+        self.game = game
+        self.zone = {zn.name: zn for zn in game.zones}
+        self.top_names = {game.zones[zi].name for zi in tops}
+        turns = [st for st in game.steps if getattr(st, "kind", None) == "turns"]
+        self.untracked = set()
+        for st in game.steps:   # automatic effects the log does not show: their piles cannot be followed
+            texts = [st.body] if getattr(st, "kind", None) == "do" else \
+                [ph for ph in (st.body.get("turn") or []) if isinstance(ph, dict) and "do" in ph] \
+                if getattr(st, "kind", None) == "turns" else []
+            for txt in texts:
+                self.untracked |= self._mentions(txt)
+        self.ops = {}
+        for st in turns:
+            specs = dict(game.data.get("actions") or {})
+            specs.update(st.body.get("actions") or {})
+            for a in st.actions:
+                self.ops[(id(st), a.index)] = self._analyse((specs.get(a.name) or {}).get("effects"))
+        piles = {zi: None for zi in tops}     # zone index -> list of faces/None, or None (unknown)
+        pins = {}                             # (zone index, owner) -> list of faces
+        face = game.deck.face
+        cur = game.steps[view["step_index"]]
+        order = ([cur] if cur in turns else []) + [st for st in turns if st is not cur]
+        for ev in _current_deal(view.get("log") or []):
+            t = ev.get("type")
+            if t == "shuffle":
+                piles = {zi: [] for zi in tops}
+                pins = {}
+            elif t == "reshuffle":
+                piles = {zi: None for zi in tops}
+            elif t == "deal" and ev.get("zone") in self.zone:
+                zi = self.zone[ev["zone"]].index
+                if zi in piles and piles[zi] is not None:
+                    if "count" not in ev:
+                        piles[zi] = None
+                    else:
+                        up = [face(c) for c in ev.get("face_up") or ()]
+                        piles[zi].extend(up + [None] * (ev["count"] - len(up)))
+            elif t == "action" and "seat" in ev:
+                self._action(order, ev, piles, pins)
+        for zi in tops:
+            name = game.zones[zi].name
+            pile = piles.get(zi)
+            entry = view["zones"][name]
+            if pile is None or name in self.untracked or not isinstance(entry, dict) or not pile or \
+                    len(pile) != entry["count"] or \
+                    (pile[-1] is not None and entry.get("top") is not None and pile[-1] != face(entry["top"])):
+                continue
+            below = pile[:-1]
+            if any(f is not None for f in below):
+                self.pins[(zi, None)] = [f for f in below if f is not None]
+                self.order[(zi, None)] = below
+        for key, faces in pins.items():
+            if faces:
+                self.pins.setdefault(key, []).extend(faces)
+
+    # ---- reading the actions' effects -------------------------------------------------------------
+    def _mentions(self, spec) -> set:
+        """The pile names written anywhere in ``spec`` (YAML data)."""
+        import re
+        words = set(re.findall(r"[A-Za-z_]\w*", str(spec)))
+        return words & self.top_names
+
+    def _where(self, text):
+        """``(zone_index, "seat" | None)`` for a plain zone text (``discard``, ``hand[seat]``), else None."""
+        import re
+        text = str(text).strip()
+        zn = self.zone.get(text)
+        if zn is not None and not zn.per_seat:
+            return zn.index, None
+        m = re.fullmatch(r"(\w+)\s*\[\s*seat\s*\]", text)
+        if m and m.group(1) in self.zone and self.zone[m.group(1)].per_seat:
+            return self.zone[m.group(1)].index, "seat"
+        return None
+
+    def _analyse(self, effects):
+        """The action's effects as ops ``(src, dst, cards_param, count)``, or ``("lost", names)`` for an
+        effect naming piles in a way this reader does not follow."""
+        if effects is None:
+            return []
+        if isinstance(effects, dict):
+            effects = [effects]
+        ops = []
+        for fx in effects:
+            if not isinstance(fx, dict):
+                continue
+            kinds = [k for k in ("move", "meld", "lay_off") if k in fx]
+            body = fx.get(kinds[0]) if len(kinds) == 1 else None
+            named = self._mentions(fx)
+            if body is None or not isinstance(body, dict) or "if" in fx or \
+                    any(k in body for k in ("refill", "random_place")):
+                if named:
+                    ops.append(("lost", named))
+                continue
+            src, dst = self._where(body.get("from")), self._where(body.get("to"))
+            cards = body.get("cards")
+            count = body.get("count")
+            if (src is None and self._mentions(body.get("from"))) or (dst is None and self._mentions(body.get("to"))) \
+                    or (cards is not None and not str(cards).isidentifier()) \
+                    or (count is not None and not isinstance(count, int)):
+                if named:
+                    ops.append(("lost", named))
+                continue
+            ops.append((src, dst, None if cards is None else str(cards), count))
+        return ops
+
+    def _action(self, steps, ev, piles, pins):
+        for st in steps:
+            try:
+                move = st.parse(self._dummy(st), ev["action"])
+            except Exception:   # noqa: BLE001 - not this step's action (or secret: no values)
+                continue
+            break
+        else:
+            return
+        if move[0] < 0:   # done / skip
+            return
+        a = st.actions[move[0]]
+        args = {P.name: v for P, v in zip(a.params, move[1])}
+        seat = ev["seat"]
+        for op in self.ops.get((id(st), a.index), ()):
+            if op[0] == "lost":
+                for name in op[1]:
+                    piles[self.zone[name].index] = None
+                continue
+            src, dst, cards, count = op
+            src = None if src is None else (src[0], seat if src[1] == "seat" else None)
+            dst = None if dst is None else (dst[0], seat if dst[1] == "seat" else None)
+            named = None
+            if cards is not None:
+                v = args.get(cards)
+                if v is None:
+                    continue
+                named = list(v) if isinstance(v, (list, tuple)) else [v]
+            moved = None   # faces/None of the cards moved, None: how many is not known
+            if src is not None and src[1] is None and src[0] in piles:
+                pile = piles[src[0]]
+                if pile is None:
+                    moved = None
+                elif named is not None:
+                    moved = named
+                    for f in named:
+                        if f in pile:
+                            pile.remove(f)
+                        elif None in pile:
+                            pile.remove(None)
+                        else:
+                            piles[src[0]] = None
+                            break
+                elif count is not None:
+                    moved = pile[len(pile) - count:] if count else []
+                    del pile[len(pile) - len(moved):]
+                else:
+                    moved = list(pile)
+                    pile.clear()
+            else:
+                if src is not None and src in pins:
+                    held = pins[src]
+                    if named is not None:
+                        for f in named:
+                            if f in held:
+                                held.remove(f)
+                    elif count is None:
+                        moved = pins.pop(src)
+                    else:
+                        pins.pop(src)   # some of its cards left: which ones is not known
+                if named is not None:
+                    moved = named
+                elif moved is None and count is not None:
+                    moved = [None] * count
+            if dst is None:
+                continue
+            if dst[1] is None and dst[0] in piles:
+                if piles[dst[0]] is not None:
+                    if moved is None:
+                        piles[dst[0]] = None
+                    else:
+                        piles[dst[0]].extend(moved)
+            elif dst[1] is not None and moved:
+                pins.setdefault(dst, []).extend(f for f in moved if f is not None)
+
+    def _dummy(self, st):
+        """A stand-in state for ``step.parse`` (it reads only the game's deck)."""
+        class _S:
+            game = self.game
+        return _S()

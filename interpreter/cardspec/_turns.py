@@ -773,3 +773,5 @@ class Turns(Step):
         ts = s.ts
         if ts is not None:
             out["turn"] = {"seat": ts[SEAT], "number": s.v[TURN] + 1, "phase": ts[PH], "actions_in_phase": ts[CNT]}
+            if ts[NEXT] >= 0:   # a next_seat: effect chose the next turn's seat (public: it is the flow)
+                out["turn"]["next_seat"] = ts[NEXT]
