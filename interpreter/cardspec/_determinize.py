@@ -310,7 +310,7 @@ class Determinizer:
         t = self.template
         for zi, zn in enumerate(game.zones):
             for h in (t.z[zi] if zn.per_seat else [t.z[zi]]):
-                pool.subtract(c for m in h for c in m) if zn.melds else pool.subtract(h)
+                pool.subtract([c for m in h for c in m] if zn.melds else h)
         pool.subtract(f for _, f in t.plays)
         pool.subtract(t.carried)
         if t.flight is not None:
