@@ -193,3 +193,29 @@ def test_dfpn_agrees_with_best_first_pns_and_its_best_move_keeps_the_value(tmp_p
                 r = solve(c, 60, "pns")
                 assert r.value == (WIN if c.to_act == s.to_act else LOSS), (seed, a.best, r.describe())
     assert len(set(vals)) > 1, vals
+
+
+def test_repetitions_before_the_root_still_count(tmp_path):
+    """The search reads the root's repetition history without extending it (docs/solve.md, "Repetition"): a
+    position seen twice before the root ends the match as a draw the third time (svoyi-koziri.md "End"), one
+    that recurs on the searched line is a draw. Roots reached by random lines whose history holds a position
+    twice; the brute force plays through the engine's own repetition rule."""
+    from cardspec._effects import FrozenPositions
+    found = 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        start = position(tmp_path, 3, seed)
+        for _ in range(30):
+            s = start.clone()
+            while not s.terminal and FrozenPositions(s.positions).most < 2 and len(s.history) < 40:
+                s.apply(rng.choice(s.legal_actions()))
+            if s.terminal or FrozenPositions(s.positions).most < 2:
+                continue
+            s.events = None
+            want = brute(s)
+            for method in ("dfpn", "pns", "alphabeta"):
+                assert solve(s, 30, method).value == want, (seed, method, s.history)
+            assert s.positions.__class__ is tuple    # the caller's state keeps its history
+            found += 1
+            break
+    assert found >= 4, found

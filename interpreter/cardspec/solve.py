@@ -14,9 +14,12 @@ command, the output and measurements.
 Repetition: a position that recurs on the line being searched counts as a
 draw (the usual rule of solvers; a player who can force one return to a
 position can force the ruleset's third one, e.g. a threefold-repetition
-draw written in a ruleset). Results that lean on such a
-draw above the node are not stored in the table (the graph-history
-interaction problem), so stored bounds hold whatever the path. Chance inside
+draw written in a ruleset). The repetitions before the root still count:
+the search's states share the root's history as a ``FrozenPositions``
+(read, never extended, so it is the same whatever path reached a state).
+Results that lean on such a draw above the node are not stored in the table
+(the graph-history interaction problem), so stored bounds hold whatever the path.
+The cyclic garbage collector is off during a search (nothing it makes is cyclic). Chance inside
 the search (a shuffle, a random draw) follows the position's seeded RNG.
 
 ``SolverBot`` plays any such ruleset from views: it solves positions up to a
@@ -30,6 +33,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+from ._effects import FrozenPositions
 from .bots import Bot, RandomBot
 from .errors import CardspecError
 
@@ -128,6 +132,7 @@ class Solver:
         root = state.clone()
         root.events = None      # no log in the search
         root.history = []
+        root.positions = FrozenPositions(root.positions)   # the root's repetition history only (module doc)
         self.root = root
         self.seat = root.v[7]   # TO_ACT
         self.seconds = seconds
@@ -435,7 +440,8 @@ class _DfpnTimeout(Exception):
 
 
 def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won: set | None = None,
-         lost: set | None = None, eps: float = 0.25, kid_cache: dict | None = None, cache_size: int = 200_000):
+         lost: set | None = None, eps: float = 0.25, kid_cache: dict | None = None, cache_size: int = 200_000,
+         table: dict | None = None, hint: dict | None = None):
     """Depth-first proof-number search (df-pn, with the 1+ε threshold trick): can ``attacker`` force a win?
 
     The same question, leaves and start numbers as ``prove`` (a shedding estimate; a position that recurs on
@@ -445,14 +451,18 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
     entry holds on any path; a disproof that used a repetition is kept with ``clean = False`` (the caller
     re-checks such a result with ``prove(..., dag=False)``). ``won``/``lost``: keys already known won/not
     won for ``attacker`` (``won`` is filled with every proof found; ``lost`` with clean disproofs).
-    Returns ``(answer, kids, nodes, clean)``: ``answer`` True/False/None (out of time or nodes); ``kids``
+    ``table``: a dict to use (and fill) as the transposition table. ``hint``: the other side's question's
+    table: a position it disproved (its attacker cannot win there) starts with proof number 1 here, so
+    the proof of a loss follows the refutations that the first search found (only the start changes,
+    so the answer stays exact). Among children with equal numbers the search enters the one that looks
+    worst for the other number (the first otherwise). Returns ``(answer, kids, nodes, clean)``: ``answer`` True/False/None (out of time or nodes); ``kids``
     the root's legal moves in order, each ``(pn, dn, clean)`` (``pn == 0``: that move wins; ``dn == 0``:
     it does not); ``clean``: the root's disproof used no repetition.
     """
     won = set() if won is None else won
     lost = set() if lost is None else lost
     seat_zones = [zn.index for zn in state.game.zones if zn.per_seat]
-    tt = {}            # key -> [pn, dn, clean]
+    tt = {} if table is None else table   # key -> [pn, dn, clean]
     if kid_cache is None:
         kid_cache = {}  # key -> list of children (key or None, state, moves, value for seat 0 if over)
     path = set()
@@ -463,8 +473,17 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
     term = {WIN: (0, INF, True), LOSS: (INF, 0, True), DRAW: (INF, 0, True)} if attacker == 0 else \
         {LOSS: (0, INF, True), WIN: (INF, 0, True), DRAW: (INF, 0, True)}
 
-    def estimate(s, moves):
-        return [*_shedding_estimate(s, seat_zones, attacker, len(moves)), True]
+    hint = hint or None
+    # each step's move lister for a state it just stopped at (the turns step's fast path), by step index
+    after = [getattr(st, "legal_after_apply", None) or st.legal for st in state.game.steps]
+
+    def estimate(s, moves, ck=None):
+        pn, dn = _shedding_estimate(s, seat_zones, attacker, len(moves))
+        if hint is not None:
+            h = hint.get(ck)
+            if h is not None and h[1] == 0:   # the other question's search: its attacker cannot win here,
+                pn = 1                        # so this one probably can: look here first
+        return [pn, dn, True]
 
     def children(key, s, moves, cut=True):
         kids = kid_cache.get(key)
@@ -482,15 +501,13 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                         break
                     kids.append((None, None, None, v))
                     continue
-                step = c.game.steps[c.pc]
-                cm = step.legal_after_apply(c) if hasattr(step, "legal_after_apply") else step.legal(c)
-                kids.append((c.position_key(), c, cm, None))
+                kids.append((c.position_key(), c, after[c.pc](c), None))
             if len(kid_cache) >= cache_size:
                 kid_cache.clear()
             kid_cache[key] = kids
         for ck, c, cm, _ in kids:
             if ck is not None and ck not in tt:
-                tt[ck] = [0, INF, True] if ck in won else [INF, 0, True] if ck in lost else estimate(c, cm)
+                tt[ck] = [0, INF, True] if ck in won else [INF, 0, True] if ck in lost else estimate(c, cm, ck)
         return kids
 
     def entry(k):
@@ -509,9 +526,10 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         path.add(key)
         try:
             while True:
-                # numbers from the children; the best child and the second best
+                # numbers from the children; the best child (ties: the larger other number) and the second best
                 best = None
                 b1 = b2 = INF
+                bo = -1
                 total = 0
                 clean = True
                 if attack:
@@ -523,9 +541,13 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                         if not ke[2]:
                             clean = False
                         if p < b1:
-                            b2, b1, best = b1, p, k
+                            b2, b1, best, bo = b1, p, k, ke[1]
                         elif p < b2:
                             b2 = p
+                            if p == b1 and ke[1] > bo:
+                                best, bo = k, ke[1]
+                        elif p == b1 and ke[1] > bo:
+                            best, bo = k, ke[1]
                     pn, dn = b1, min(total, INF)
                     if dn == 0:
                         e[2] = clean
@@ -539,9 +561,13 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                         if d == 0 and ke[2]:
                             anyclean = True
                         if d < b1:
-                            b2, b1, best = b1, d, k
+                            b2, b1, best, bo = b1, d, k, ke[0]
                         elif d < b2:
                             b2 = d
+                            if d == b1 and ke[0] > bo:
+                                best, bo = k, ke[0]
+                        elif d == b1 and ke[0] > bo:
+                            best, bo = k, ke[0]
                     pn, dn = min(total, INF), b1
                     if dn == 0:
                         e[2] = anyclean
@@ -624,25 +650,28 @@ def _solve_pn(state, seconds, method):
     root = state.clone()
     root.events = None
     root.history = []
+    root.positions = FrozenPositions(root.positions)   # the root's repetition history only (module doc)
     seat = root.v[7]
     step = root.game.steps[root.pc]
     moves = step.legal(root)
     texts = dict(zip(moves, step.texts(root, moves)))
     bounds = {m: [LOSS, WIN] for m in moves}
     won1 = set()
+    tt1 = {}
     if method == "dfpn":
         cache = {}    # both searches share the children (the engine's work) below the root
 
         def search(*args, **kw):
             return _search_dfpn(*args, kid_cache=cache, **kw)
     else:
-        search = _search_pns
-    answer, kids1, nodes, clean1 = search(root, seat, deadline, won=won1)
+        def search(*args, table=None, hint=None, **kw):
+            return _search_pns(*args, **kw)
+    answer, kids1, nodes, clean1 = search(root, seat, deadline, won=won1, table=tt1)
     answer2, kids2, clean2 = None, None, True
     sound1 = sound2 = True     # False: checked by the tree search (dag=False), where every disproof holds
     if answer is False:
         # A position proven won for the side to move is no win for the other side, on any path.
-        answer2, kids2, n2, clean2 = search(root, 1 - seat, deadline, lost=won1)
+        answer2, kids2, n2, clean2 = search(root, 1 - seat, deadline, lost=won1, hint=tt1)
         nodes += n2
         if answer2 is False:   # a draw: both disproofs must hold; check one that leaned on a repetition
             if not clean1:
@@ -686,8 +715,8 @@ def _search_pns(root, attacker, deadline, won=None, lost=None, dag=True):
     return answer, kids, nodes, tree.clean
 
 
-def _search_dfpn(root, attacker, deadline, won=None, lost=None, kid_cache=None):
-    return dfpn(root, attacker, deadline, won=won, lost=lost, kid_cache=kid_cache)
+def _search_dfpn(root, attacker, deadline, won=None, lost=None, kid_cache=None, table=None, hint=None):
+    return dfpn(root, attacker, deadline, won=won, lost=lost, kid_cache=kid_cache, table=table, hint=hint)
 
 
 def cards_in_play(state) -> int:
