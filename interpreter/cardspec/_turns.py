@@ -237,6 +237,7 @@ class Turns(Step):
                 idx.append(a.index)
             self.phases.append((kind, cond, who, frozenset(idx), bool(ph.get("auto", False))))
         self.nph = len(self.phases)
+        self._listers = {}   # allowed action set -> ((index, legal_fn), ...) (_moves)
         self._after = None   # (state, moves) of the last `one` phase _run stopped at (legal_after_apply)
         # Longest action texts first, for parsing "pick up" before "pick".
         self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
@@ -512,11 +513,15 @@ class Turns(Step):
         return True
 
     def _moves(self, s, allowed, actor):
+        listers = self._listers.get(allowed)
+        if listers is None:   # the allowed actions' (index, move lister), in declaration order: once per phase
+            listers = self._listers[allowed] = tuple((a.index, a.legal_fn) for a in self.actions
+                                                     if a.index in allowed)
         out = []
-        for a in self.actions:
-            if a.index in allowed:
-                i = a.index
-                out.extend((i, args) for args in a.legal_fn(s, actor))
+        for i, fn in listers:
+            args = fn(s, actor)
+            if args:
+                out += [(i, x) for x in args]
         return out
 
     def _do(self, s, move):
