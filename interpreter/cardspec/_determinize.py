@@ -203,6 +203,10 @@ def _fill(s, slots, cards_by_slot, rng_seed=None, tops=()):
             s.z[zi][owner].extend(cards)
     if rng_seed is not None:
         s.rng = random.Random(rng_seed)
+    if not s.terminal and s.entered:   # a step that keeps its hands in order (the tricks step) re-sorts them
+        sort_hands = getattr(s.game.steps[s.pc], "sort_hands", None)
+        if sort_hands is not None:
+            sort_hands(s)
     return s
 
 

@@ -179,19 +179,35 @@ class Tricks(Step):
         loop_legal = legal
         runs = _suit_runs(game.deck)
         hand_ref = re.compile(rf"\bz\[{H}\]")
+        # Hands sorted by face: a suit's faces are one run of ints, so the cards that follow suit
+        # are one slice, found by bisection (no per-card filter). When no effect of this step puts
+        # cards into a hand, the hands are sorted once, when the step is entered (and by anything
+        # that writes hands mid-step: `sort_hands`), and stay sorted (plays only remove cards); the
+        # public API's list in display order (high rank first) is then that slice reversed, and
+        # only a lead or a void sorts its cards. The playout loop sorts the hands itself.
+        sk, suit_of = game.deck.sort_key, game.deck.suit
+        reverses = all(sk[f] > sk[f + 1] for f in range(len(sk) - 1) if suit_of[f] == suit_of[f + 1])
+        self.keeps_sorted = (self.follow == "suit" and not dedupe and runs is not None and reverses
+                             and not any(hand_ref.search(ln) for ln in after_play + after_trick))
+        self._sort_key = game.deck.sort_key.__getitem__
         if self.follow == "suit" and runs is not None and not any(
                 hand_ref.search(ln) for ln in after_play + after_trick):
-            # The loop sorts the hands by face once; a suit's faces are one run of ints, so the
-            # cards that follow suit are one slice, found by bisection (no per-card filter). The
-            # slice holds the same cards in the same order as the filter over the sorted hand.
             comp.ns["_bisect"] = bisect.bisect_left
             comp.ns["_RUN_LO"], comp.ns["_RUN_HI"] = runs
+            comp.ns["_SK"] = game.deck.sort_key.__getitem__
             follow = ["    lo = _bisect(p_hand, _RUN_LO[led])",
                       "    hi = _bisect(p_hand, _RUN_HI[led], lo)",
                       "    c1 = p_hand[lo:hi] if hi > lo else p_hand"]
             i = legal.index("    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand")
             loop_legal = legal[:i] + follow + legal[i + 1:]
             head_loop = head + ["for h in hands:", "    h.sort()"]
+            if self.keeps_sorted:
+                display = legal[:i] + ["    lo = _bisect(p_hand, _RUN_LO[led])",
+                                       "    hi = _bisect(p_hand, _RUN_HI[led], lo)",
+                                       "    c1 = p_hand[lo:hi][::-1] if hi > lo else p_hand"] + legal[i + 1:]
+                self._legal_display = comp.function("", (), statements=head + display + [
+                    "return c1 if plays and hi > lo else sorted(c1, key=_SK)"])
+                self.legal_sorted = self._legal_display      # an instance attribute: one call less per action
         else:
             head_loop = head
         loop = head_loop + ["while True:"] + ["    " + ln for ln in
@@ -199,23 +215,9 @@ class Tricks(Step):
                                            + ["p_card = c1[int(p_random() * len(c1))]"]
                                            + play_card + ["if done:", "    return"]]
         self._playout = comp.function("", (("random", INT),), statements=loop)
-        # The public API lists legal cards in display order. When no effect of this step puts cards
-        # into a hand, the hands are sorted into display order once, when the step is entered (and
-        # by anything that writes hands mid-step: see `sort_hands`); they then stay sorted (plays
-        # only remove cards), and the cards that follow suit are one slice, found by bisection on
-        # the display key.
-        self.keeps_sorted = (self.follow == "suit" and not dedupe
-                             and not any(hand_ref.search(ln) for ln in after_play + after_trick))
-        self._sort_key = game.deck.sort_key.__getitem__
-        if self.keeps_sorted:
-            comp.ns["_bisect"] = bisect.bisect_left
-            comp.ns["_SK"] = game.deck.sort_key.__getitem__
-            comp.ns["_SK_LO"] = tuple(64 * i for i in range(len(game.deck.suits))) + (99 * 64,)
-            follow = ["    lo = _bisect(p_hand, _SK_LO[led], key=_SK)",
-                      "    hi = _bisect(p_hand, _SK_LO[led] + 64, lo, key=_SK)",
-                      "    c1 = p_hand[lo:hi] if hi > lo else p_hand"]
-            i = legal.index("    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand")
-            self._legal_display = comp.function("", (), statements=head + legal[:i] + follow + legal[i + 1:] + ret)
+        if not self.auto:
+            self.apply = self._play_card                 # `apply` returns whether the step is over: so does this
+        self._code_of = game.deck.code.__getitem__
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
@@ -250,13 +252,12 @@ class Tricks(Step):
         return self._legal(s)
 
     def sort_hands(self, s):
-        """Put every hand of this step in display order (hand order means nothing to the rules).
+        """Put every hand of this step in face order (hand order means nothing to the rules).
 
         Code that writes hands while the step is in progress (a determinization) calls this.
         """
-        key = self._sort_key
         for h in s.z[self.hand]:
-            h.sort(key=key)
+            h.sort()
 
     def legal_sorted(self, s):
         if self.keeps_sorted:
@@ -269,8 +270,7 @@ class Tricks(Step):
         return self._legal(s)
 
     def texts(self, s, moves):
-        code = s.game.deck.code
-        return [code[c] for c in moves]
+        return list(map(self._code_of, moves))
 
     def is_legal(self, s, card):
         return card in self._legal(s)

@@ -314,6 +314,9 @@ class _Compiler:
             return []
         if self.independent(code, var):
             return [f"{indent}if not ({code.src}):", f"{indent}    {lst} = []"]
+        m = re.fullmatch(rf"\(*{re.escape(var)} == (\d+)\)*", code.src)
+        if m:   # one card named: its copies, counted in C (no per-card Python)
+            return [f"{indent}{lst} = [{m.group(1)}] * {lst}.count({m.group(1)})"]
         return [f"{indent}{lst} = [{var} for {var} in {lst} if {code.src}]"]
 
     def want(self, node, code: Code, *types):
@@ -546,6 +549,7 @@ class _Compiler:
             py, cond = self._with_local(name, e, lambda: self.c(arg.children[1]))
             self.want(arg.children[1], cond, BOOL)
             self.last_loop, self.last_cond = f"for {py} in {coll.src}", cond.src
+            self.last_map = None
             return py, e, f"for {py} in {coll.src} if {cond.src}"
         if arg.data in ("for_arg", "for_where_arg"):
             body, var, coll_node = arg.children[0], arg.children[1], arg.children[2]
@@ -561,6 +565,9 @@ class _Compiler:
             if cond is not None:
                 self.want(arg.children[3], cond, BOOL)
             clause = f"for {py} in {coll.src}" + (f" if {cond.src}" if cond is not None else "")
+            # `TABLE[x] for x in L` with no condition: map(TABLE.__getitem__, L) needs no Python frame
+            m = re.fullmatch(rf"([A-Z_]+)\[{re.escape(py)}\]", b.src) if cond is None else None
+            self.last_map = f"map({m.group(1)}.__getitem__, {coll.src})" if m else None
             return b.src, b.type, clause
         return None
 
@@ -655,6 +662,8 @@ def _aggregate(pyfn, empty):
                 comp.err(args[0], f"{n.children[0]} adds up numbers, found {t}",
                          "e.g. sum(c.points for c in won[seat])")
             if pyfn == "sum":
+                if comp.last_map is not None:
+                    return Code(f"sum({comp.last_map})", INT)
                 return Code(f"sum([{src} {clause}])", INT)
             return Code(f"{pyfn}([{src} {clause}], default={empty})", INT)
         a = comp.c(args[0])
@@ -680,10 +689,11 @@ def _quant(pyfn):
             src, t, clause = parts
             if args[0].data == "where_arg":
                 # any(c in hand where P): is there an element satisfying P / do all satisfy P
+                # Generator expressions: all/any stop at the first element that decides them.
                 loop, cond = comp.last_loop, comp.last_cond
-                return Code(f"{pyfn}([({cond}) {loop}])" if pyfn == "all" else f"any([True {clause}])", BOOL)
+                return Code(f"{pyfn}(({cond}) {loop})" if pyfn == "all" else f"any(True {clause})", BOOL)
             comp.want(args[0], Code(src, t), BOOL)
-            return Code(f"{pyfn}([{src} {clause}])", BOOL)
+            return Code(f"{pyfn}({src} {clause})", BOOL)
         a = comp.c(args[0])
         if elem(a.type) not in (BOOL, ANY):
             comp.err(args[0], f"{n.children[0]} needs 'x in LIST where CONDITION'",

@@ -331,19 +331,10 @@ class Game:
     def state_from_view(self, view: dict, hidden: dict | None = None, seed=None) -> "State":
         """A State built from one seat's ``view`` plus guesses for what it hides (``cardspec._determinize``)."""
         from ._determinize import state_from_view
-        return _normalized(state_from_view(self, view, hidden, seed))
+        return state_from_view(self, view, hidden, seed)
 
     def zone_index(self, name: str) -> Zone:
         return self.zone[name]
-
-
-def _normalized(s: "State") -> "State":
-    """``s`` after hands written from outside the engine are put back in the step's order (if it keeps one)."""
-    if not s.terminal:
-        sort_hands = getattr(s.game.steps[s.pc], "sort_hands", None)
-        if sort_hands is not None and s.entered:
-            sort_hands(s)
-    return s
 
 
 def _signature(key: str):
@@ -641,7 +632,12 @@ class State:
         """The legal actions of the seat to act, as text forms, in a stable order (empty when over)."""
         if self.terminal:
             return []
-        return list(self._legal_cached()[0])
+        c = self._cache   # the same as _legal_cached(), inlined: this is the API's hottest call
+        if c is None:
+            step = self.game.steps[self.pc]
+            moves = step.legal_sorted(self)
+            c = self._cache = (step.texts(self, moves), moves)
+        return list(c[0])
 
     def _legal_map(self) -> dict:
         """text → internal move for the seat to act."""
