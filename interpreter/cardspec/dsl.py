@@ -477,6 +477,9 @@ class _Compiler:
         b = self.want(right, self.c(right), INT)
         op = str(op)
         const = a.const and b.const
+        if op in "/%" and re.fullmatch(r"\(?-?\d+\)?", b.src) and int(b.src.strip("()")) != 0:
+            # a nonzero constant divisor needs no zero check (x / 0 and x % 0 are 0): plain Python
+            return Code(f"({a.src} {'//' if op == '/' else '%'} {b.src})", INT, const)
         if op == "/":
             return Code(f"_div({a.src}, {b.src})", INT, const)
         if op == "%":
