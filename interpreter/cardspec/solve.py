@@ -605,6 +605,9 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         pass
     except RecursionError:
         pass
+    # mid refers to itself (a reference cycle that would keep the tables alive until the cyclic collector
+    # runs, a second or more of collection after a big search): break it so the tables go when unused
+    mid = None
     kids = children(rkey, state, rmoves, cut=False)
     if len(kids) != len(rmoves):       # cut short at an immediate win: list every root move
         kid_cache.pop(rkey)
