@@ -3,8 +3,8 @@
 Burraco's discard pile (../shared/rules/burraco.md, "A turn": the discard pile shows its top card;
 every discard is made face up, and taking the pile takes all of it) is ``visibility: top``: a view
 shows its top card and size. A seat also saw every discard go onto the pile (the public log's
-``action`` events), so it knows every card below the top that a discard put there (all but the
-card dealt face up at the start, once covered), and the cards a ``take`` moved into a hand until
+``action`` events), so it knows every card below the top that a discard put there, and the card
+dealt face up at the start (the ``deal`` event's ``top``, burraco.md "Deal"), and the cards a ``take`` moved into a hand until
 that seat melds, lays off or discards them. Every determinization must agree with the seat's view
 (top and size included), with these log facts, and hold every card exactly once; in a trick game
 (Hearts, ../shared/rules/hearts.md) with the shown voids too.
@@ -56,7 +56,7 @@ def burraco_log_facts(s):
         if t == "deal_start":
             pile, taken = [], {}
         elif t == "deal" and ev["zone"] == "discard":
-            pile += [None] * ev["count"]
+            pile += [None] * (ev["count"] - 1) + [ev["top"]] if ev["count"] else []
         elif t == "action":
             words = ev["action"].split()
             seat = ev["seat"]

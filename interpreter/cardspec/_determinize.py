@@ -22,6 +22,7 @@ reads a real State. Two layers:
     (only when the tricks step has ``follow: suit``);
   * a ``visibility: top`` zone (a discard pile) shows its top card and its
     size; below the top it holds the cards the public log showed going in
+    (a ``deal`` event's ``top``, the card dealt face up onto it)
     and not coming out (``_PileLog``: the ``action`` events of a ``turns``
     step read through each action's unconditional ``move``/``meld``/
     ``lay_off`` effects), in their order, and a pile taken into a hidden
@@ -439,7 +440,7 @@ class _PileLog:
     """What the public log of the current deal shows about ``visibility: top`` zones (discard piles).
 
     Follows each pile through the deal: ``shuffle`` empties every zone, ``deal`` puts unknown cards
-    in, and every ``action`` event of a ``turns`` step is read back (``step.parse``) and run through
+    in (its ``top`` known: the pile's top once dealt), and every ``action`` event of a ``turns`` step is read back (``step.parse``) and run through
     the action's unconditional ``move``/``meld``/``lay_off`` effects whose zones are plain
     (``discard``, ``hand[seat]``): a named card (``cards: card``) going onto a pile is known there; a
     pile moved whole (or its top ``count`` cards) into a seat's hidden zone pins its known cards there,
@@ -494,6 +495,8 @@ class _PileLog:
                     else:
                         up = [face(c) for c in ev.get("face_up") or ()]
                         piles[zi].extend(up + [None] * (ev["count"] - len(up)))
+                        if ev.get("top") is not None and piles[zi]:   # the dealt top, public until covered
+                            piles[zi][-1] = face(ev["top"])
             elif t == "action" and "seat" in ev:
                 self._action(order, ev, piles, pins)
         for zi in tops:

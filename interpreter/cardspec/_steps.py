@@ -185,6 +185,10 @@ class Deal(Step):
     ``start`` (default: the dealer's left) clockwise. Shared zone: ``count``
     cards, or ``rest: true`` for all that remain. ``face_up``: how many of the
     zone's cards lie face up (an expression evaluated after dealing).
+
+    Event: ``{"type": "deal", "zone", "each"}`` (per-seat) or ``{…, "count"}`` (shared), public; a
+    shared zone also logs what every seat now sees of it: ``face_up`` (codes), ``cards`` (the dealt
+    codes, bottom first, ``visibility: all``) or ``top`` (its top code, ``visibility: top``).
     """
 
     def __init__(self, game, comp, body, path):
@@ -236,6 +240,12 @@ class Deal(Step):
                 ev = {"type": "deal", "zone": s.game.zones[self.to].name, "count": k}
                 if s.face_up[self.to]:
                     ev["face_up"] = s.game.deck.codes(dst[:s.face_up[self.to]])
+                if k:   # what every seat now sees: a face-up zone's dealt cards, a pile's new top
+                    vis = s.game.zones[self.to].visibility
+                    if vis == "all":
+                        ev["cards"] = s.game.deck.codes(dst[len(dst) - k:])
+                    elif vis == "top":
+                        ev["top"] = s.game.deck.code[dst[-1]]
                 s.emit(ev)
 
 

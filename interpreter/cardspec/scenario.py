@@ -173,13 +173,18 @@ def apply_deal_override(s: State, override: dict):
     for slot in free:
         dst = get(slot)
         dst[:] = [c if c is not None else left.pop() for c in dst]
-    # The deal's events were written before the override: show the face-up cards actually there.
+    # The deal's events were written before the override: show the public cards actually there.
     for ev in reversed(s.events or ()):
         if ev.get("type") == "deal_start":
             break
-        if ev.get("type") == "deal" and "face_up" in ev and ev.get("zone") in g.zone:
+        if ev.get("type") == "deal" and ev.get("zone") in g.zone:
             zi = g.zone[ev["zone"]].index
-            ev["face_up"] = g.deck.codes(s.z[zi][:s.face_up[zi]])
+            if "face_up" in ev:
+                ev["face_up"] = g.deck.codes(s.z[zi][:s.face_up[zi]])
+            if "cards" in ev:
+                ev["cards"] = g.deck.codes(s.z[zi][len(s.z[zi]) - len(ev["cards"]):])
+            if "top" in ev and s.z[zi]:
+                ev["top"] = g.deck.code[s.z[zi][-1]]
 
 
 def _norm(x):
