@@ -152,8 +152,14 @@ class Tricks(Step):
                 "    if s.carried:",
                 "        dst.extend(s.carried)",
                 "        s.carried = []",
-                "if events is not None:",
-                "    _trick_event(s, cancelled, carried, p_winner, p_leader)",
+                "if events is not None:",   # the `trick` event (DESIGN.md), built inline: n plays exactly
+                f"    ev = {{'type': 'trick', 'number': v[{TRICK_NUMBER}], 'leader': p_leader, "
+                "'winner': None if carried else p_winner, 'cards': ["
+                + ", ".join(f"[plays[{i}][0], CODE[plays[{i}][1]]]" for i in range(n)) + "], 'cancelled': "
+                + ("[CODE[plays[i][1]] for i in range(k) if cancelled[i]]" if cancel is not None else "[]") + "}",
+                "    if carried:",
+                "        ev['carried'] = True",
+                "    events.append(ev)",
                 f"v[{WINNER}] = p_winner",
                 "if not carried:"] + ["    " + ln for ln in after_trick] + ["    pass",
                 "plays = s.plays = []",
@@ -163,7 +169,6 @@ class Tricks(Step):
                 f"    v[{LEADER}] = p_winner",
                 f"    v[{TO_ACT}] = p_winner"]
         play_card += ["    " + ln for ln in res]
-        comp.ns["_trick_event"] = _trick_event
         head = ["v = s.v", "z = s.z", f"hands = z[{H}]", f"p_seat = v[{TO_ACT}]", "plays = s.plays",
                 "events = s.events"]
         local = re.compile(r"\bs\.([vz])\[")
@@ -332,15 +337,3 @@ def _suit_runs(deck):
                 return None
             lo[s], hi[s] = faces[0], faces[-1] + 1
     return tuple(lo), tuple(hi)
-
-
-def _trick_event(s, cancelled, carried, winner, leader):
-    """Emit the ``trick`` event (DESIGN.md: leader, winner, cards as [[seat, code]], cancelled codes)."""
-    code = s.game.deck.code
-    plays = s.plays
-    ev = {"type": "trick", "number": s.v[TRICK_NUMBER], "leader": leader, "winner": None if carried else winner,
-          "cards": [[st, code[c]] for st, c in plays],
-          "cancelled": [code[plays[i][1]] for i in range(len(plays)) if cancelled and cancelled[i]]}
-    if carried:
-        ev["carried"] = True
-    s.emit(ev)
