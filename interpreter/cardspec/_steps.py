@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 from itertools import islice
+from operator import itemgetter
 from operator import mul as _mul
 
 from ._compile import Compiler, ZONE, SEAT_ZONE
@@ -137,6 +138,9 @@ def zone_of(game, comp, name, path, per_seat=None):
     if per_seat is False and z.per_seat:
         comp.problem(path, f"zone '{name}' is per seat; this needs a shared zone")
     return z.index
+
+
+_first = itemgetter(0)
 
 
 # ---------------------------------------------------------------------------
@@ -277,6 +281,8 @@ class Pass(Step):
         self.zone = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
         self.dest = zone_of(game, comp, body.get("into", body.get("from", "hand")), path + ("into",), per_seat=True)
         self.single = bool(body.get("one_at_a_time", False))
+        self._sort_key = game.deck.sort_key.__getitem__
+        self._one_text = tuple("pass " + c for c in game.deck.code).__getitem__   # "pass XX" per face
 
     def _k(self, s):
         """Cards the seat to act picks with its next action."""
@@ -299,8 +305,8 @@ class Pass(Step):
     def legal(self, s):
         hand = s.z[self.zone][s.v[7]]
         if self.single:   # one card per action: 1-tuples of the hand in display order, repeats once
-            ordered = sorted(set(hand) if len(set(hand)) != len(hand) else hand, key=s.game.deck.sort_key.__getitem__)
-            return [(c,) for c in ordered]
+            distinct = set(hand)
+            return list(zip(sorted(distinct if len(distinct) != len(hand) else hand, key=self._sort_key)))
         combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self._k(s))
         if len(set(hand)) == len(hand):
             return list(combos)      # already in display order, no repeats
@@ -369,17 +375,9 @@ class Pass(Step):
 
     def texts(self, s, moves):
         if self.single:
-            one = self._one_texts(s.game)
-            return [one[m[0]] for m in moves]
+            return list(map(self._one_text, map(_first, moves)))
         code = s.game.deck.code
         return ["pass " + " ".join([code[c] for c in m]) for m in moves]
-
-    def _one_texts(self, game):
-        """``"pass XX"`` per face (built once per game)."""
-        t = self.__dict__.get("_one")
-        if t is None:
-            t = self._one = tuple("pass " + c for c in game.deck.code)
-        return t
 
     def parse(self, s, text):
         parts = text.replace(",", " ").split()
