@@ -50,7 +50,18 @@ class DslError(Exception):
 
     def __init__(self, message, line=1, col=1, hint=""):
         super().__init__(message)
-        self.message, self.line, self.col, self.hint = message, line, col, hint
+        self.message, self.line, self.col, self._hint = message, line, col, hint
+
+    @property
+    def hint(self) -> str:
+        """What to write instead (``""`` if nothing); a "did you mean" search runs only when asked for."""
+        if callable(self._hint):
+            self._hint = self._hint()
+        return self._hint
+
+    @hint.setter
+    def hint(self, value):
+        self._hint = value
 
 
 @lru_cache(maxsize=1)
@@ -347,8 +358,11 @@ class _Compiler:
         return names
 
     def unknown(self, tok, name, what="name"):
-        close = difflib.get_close_matches(name, sorted(self.visible_names()), n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else ""
+        names = self.visible_names()
+
+        def hint():   # computed when the error is shown, not when a probe compile fails
+            close = difflib.get_close_matches(name, sorted(names), n=1, cutoff=0.6)
+            return f"did you mean '{close[0]}'?" if close else ""
         self.err(tok, f"unknown {what} '{name}'", hint)
 
     def name(self, tok: Token) -> Code:
