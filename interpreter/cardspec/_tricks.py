@@ -9,6 +9,8 @@ YAML (every key optional)::
       follow: suit                           # suit: follow the led suit if able | none
       lead: EXPR                             # extra condition on a led card   (card, seat, hand)
       play: EXPR                             # extra condition on any card     (card, seat, hand)
+      lead_reason: TEXT                      # why a lead that `lead` refuses is illegal (error messages;
+      play_reason: TEXT                      #   default: the condition as written), same for `play`
       wins: card.suit == led_suit or card.suit == trump   # which cards can win (card, seat)
       key: card.rank + (if card.suit == trump then 100 else 0)  # the highest key wins
       cancel: EXPR                           # a and b cancel each other: neither can win (a, b)
@@ -33,7 +35,7 @@ from ._compile import Compiler
 from ._effects import compile_effects, effects_source
 from ._steps import Step, step_type, zone_of
 from .dsl import BOOL, CARD, INT, list_of
-from ._slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, WINNER
+from ._slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
 
 PLAY_CTX = (("seat", INT), ("card", "card"), ("hand", list_of(CARD)))
 WIN_CTX = (("card", "card"), ("seat", INT))
@@ -69,6 +71,13 @@ class Tricks(Step):
         # card, and a random playout loop that inlines both).
         lead = comp.filter_lines(body.get("lead", True), path + ("lead",), PLAY_CTX, "card", "c1")
         play = comp.filter_lines(body.get("play", True), path + ("play",), PLAY_CTX, "card", "c1")
+        # Error messages name the restriction that refused a card: the ruleset's reason text, else
+        # the condition as the ruleset wrote it.
+        self.reasons = {}
+        for key in ("lead", "play"):
+            why = body.get(f"{key}_reason")
+            self.reasons[key] = (str(why).strip() if why is not None else
+                                 "the rule " + key + ": " + " ".join(str(body.get(key, "")).split()))
         self.dedupe = dedupe = game.deck.copies > 1 or game.deck.jokers > 1
         H, W, n = self.hand, self.won, game.n
         legal = [f"p_hand = hands[p_seat]", "if plays:", f"    led = v[{LED_SUIT}]"]
@@ -100,11 +109,13 @@ class Tricks(Step):
             "    events.append({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
         ] + after_play + [
             f"if len(plays) < {n}:",
-            f"    v[{TO_ACT}] = p_seat + 1 if p_seat < {n - 1} else 0",
+            f"    v[{TO_ACT}] = _NEXT_SEAT[p_seat]",
             "    done = False",
             "else:",
         ]
-        res = ["k = len(plays)"]
+        comp.ns["_NEXT_SEAT"] = tuple((i + 1) % n for i in range(n))
+        # The led suit and trump are read into locals once per trick (the resolution reads them per card).
+        res = ["k = len(plays)", f"_led = v[{LED_SUIT}]", f"_trump = v[{TRUMP}]"]
         if cancel is not None:
             res += ["cancelled = [False] * k",
                     "for i in range(k):",
@@ -117,6 +128,8 @@ class Tricks(Step):
             res += ["cancelled = None"]
         wins_src = wins.src if wins else "False"
         key_src = key.src if key else "0"
+        slot_local = lambda src: re.sub(rf"\bs\.v\[{LED_SUIT}\]", "_led", re.sub(rf"\bs\.v\[{TRUMP}\]", "_trump", src))
+        wins_src, key_src = slot_local(wins_src), slot_local(key_src)
         res += ["best = -1", "best_key = 0"]
         if cancel is not None:
             res += ["for i in range(k):",
@@ -179,6 +192,10 @@ class Tricks(Step):
         else:
             ret = ["return c1 if c1 is not p_hand else list(c1)"]
         self._legal = comp.function("", (), statements=head + legal + ret)
+        # The lead / play conditions alone, narrowing a given list (no lifting): why_illegal uses them.
+        self._only = {key: comp.function("", (("cards", list_of(CARD)),), statements=head + [
+            "p_hand = hands[p_seat]", "c1 = p_cards"] + [local.sub(r"\1[", ln) for ln in lines] + ["return c1"])
+            for key, lines in (("lead", lead), ("play", play)) if lines}
         self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
                                         + play_card + ["return done"])
         loop_legal = legal
@@ -220,6 +237,8 @@ class Tricks(Step):
                                            + ["p_card = c1[int(p_random() * len(c1))]"]
                                            + play_card + ["if done:", "    return"]]
         self._playout = comp.function("", (("random", INT),), statements=loop)
+        # The same loop with no event log to write (`record=False`: simulations, searches): no checks per play.
+        self._playout_quiet = comp.function("", (("random", INT),), statements=_without_events(loop))
         if not self.auto:
             self.apply = self._play_card                 # `apply` returns whether the step is over: so does this
         self._code_of = game.deck.code.__getitem__
@@ -292,7 +311,7 @@ class Tricks(Step):
                 l = legal(s)
                 if play(s, l[int(random() * len(l))]) or not self._auto(s):
                     return
-        self._playout(s, rng.random)
+        (self._playout_quiet if s.events is None else self._playout)(s, rng.random)
 
     def apply(self, s, card):
         if self._play_card(s, card):
@@ -320,7 +339,20 @@ class Tricks(Step):
             suit = s.game.deck.suit
             if suit[card] != led and any(suit[c] == led for c in hand):
                 return f"not legal: you must follow suit ({s.game.deck.suits[led]})"
-        return "not legal now (a lead or play restriction of this ruleset)"
+            cards = [c for c in hand if suit[c] == led] or list(hand)
+        else:
+            cards = list(hand)
+        # Which restriction refused it: the lead's (when leading), else the play's; each is lifted
+        # when it would leave no card, as in the generated legal function.
+        for key in ("play",) if s.plays else ("lead", "play"):
+            only = self._only.get(key)
+            if only is None:
+                continue
+            allowed = only(s, cards)
+            if allowed and card not in allowed:
+                return f"not legal: {self.reasons[key]}"
+            cards = allowed or cards
+        return "not legal now"
 
 
 def _suit_runs(deck):
@@ -337,3 +369,19 @@ def _suit_runs(deck):
                 return None
             lo[s], hi[s] = faces[0], faces[-1] + 1
     return tuple(lo), tuple(hi)
+
+
+def _without_events(lines: list) -> list:
+    """``lines`` (generated statements) without the blocks under ``if events is not None:``."""
+    out, skip = [], None
+    for ln in lines:
+        indent = len(ln) - len(ln.lstrip())
+        if skip is not None:
+            if ln.strip() and indent > skip:
+                continue
+            skip = None
+        if ln.strip() == "if events is not None:":
+            skip = indent
+            continue
+        out.append(ln)
+    return out
