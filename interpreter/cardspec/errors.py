@@ -65,14 +65,18 @@ class IllegalAction(CardspecError):
     """An action the seat to act may not take now; the state is left unchanged.
 
     Attributes: ``seat`` (int or None), ``action`` (the text given), ``legal``
-    (the legal actions' text forms), ``reason``.
+    (the legal actions' text forms), ``reason``. ``str(e)`` is
+    ``seat N: 'ACTION' is REASON; legal: A B …`` listing at most ``SHOWN``
+    legal actions, then ``… and N more``.
     """
 
     code = "action/illegal"
+    SHOWN = 20
 
     def __init__(self, seat, action, legal, reason="not a legal action"):
         self.seat, self.action, self.legal, self.reason = seat, action, list(legal), reason
-        shown = " ".join(self.legal[:40]) + (" …" if len(self.legal) > 40 else "")
+        more = len(self.legal) - self.SHOWN
+        shown = " ".join(self.legal[:self.SHOWN]) + (f" … and {more} more" if more > 0 else "")
         who = f"seat {seat}" if seat is not None else "nobody"
         super().__init__(f"{who}: '{action}' is {reason}; legal: {shown or '(none)'}")
 
