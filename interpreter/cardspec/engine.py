@@ -24,7 +24,7 @@ from ._compile import INTS, SEAT_ZONE, ZONE, Compiler
 from .cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
 from .dsl import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, list_of
 from .errors import GameOver, IllegalAction, Problem, RulesetError
-from .loader import Ruleset, read_ruleset
+from .loader import Ruleset, is_by_option, read_ruleset
 
 from ._slots import *  # noqa: F401,F403  (slot indexes of State.v)
 from ._turns import TURNS as _TS_TURNS
@@ -62,10 +62,13 @@ class Var:
 
 
 def _resolve_by_option(data, options):
-    """Replace every ``{by_option: NAME, cases: {...}, default: …}`` with the chosen case."""
+    """Replace every ``{by_option: NAME, cases: {...}, default: …}`` with the chosen case
+    (``{by_option: NAME}`` alone: the option's value itself)."""
     if isinstance(data, dict):
-        if "by_option" in data and "cases" in data:
+        if is_by_option(data):
             value = options.get(data["by_option"])
+            if "cases" not in data:
+                return value
             cases = data["cases"]
             for k, v in cases.items():
                 if str(k) == str(value):

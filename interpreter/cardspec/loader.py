@@ -234,8 +234,8 @@ def _describe(spec) -> str:
 
 def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positions):
     """Deep-merge ``child`` over ``base`` (see module doc); positions follow the winning value."""
-    if isinstance(base, dict) and isinstance(child, dict):
-        out = {}
+    if isinstance(base, dict) and isinstance(child, dict) and not is_by_option(child) and not is_by_option(base):
+        out = {}   # (a by_option mapping replaces the base value, and is replaced, whole)
         for k in base:
             out[k] = base[k]
             _copy_pos(bpos, path + (k,), path + (k,), out_pos)
@@ -482,6 +482,92 @@ def _where(path) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
 
+BY_OPTION_KEYS = {"by_option", "cases", "default"}
+# Read before any option has a value (by `cardspec list`, the option declarations themselves).
+NO_BY_OPTION = ("extends", "name", "title", "description", "source", "players", "options")
+
+
+def is_by_option(x) -> bool:
+    """True for a ``{by_option: NAME, cases: {...}, default: ...}`` mapping (``cases`` optional)."""
+    return isinstance(x, dict) and isinstance(x.get("by_option"), str) and set(x) <= BY_OPTION_KEYS
+
+
+def _by_option_nodes(x, path=()):
+    """``(path, node)`` of every by_option mapping in ``x``, outermost first (then those in its cases)."""
+    if is_by_option(x):
+        yield path, x
+        for k, v in (x.get("cases") or {}).items() if isinstance(x.get("cases"), dict) else ():
+            yield from _by_option_nodes(v, path + ("cases", k))
+        if "default" in x:
+            yield from _by_option_nodes(x["default"], path + ("default",))
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield from _by_option_nodes(v, path + (k,))
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _by_option_nodes(v, path + (i,))
+
+
+def _alternatives(node, options) -> list:
+    """``(sub-path, value)`` each value a by_option mapping may take; the first is the one checked
+    with the rest of the file (its default, else the option's own default)."""
+    out = []
+    if "default" in node:
+        out.append((("default",), node["default"]))
+    elif "cases" not in node:
+        spec = options.get(node["by_option"])
+        out.append(((), spec.get("default") if isinstance(spec, dict) else None))
+    cases = node.get("cases")
+    if isinstance(cases, dict):
+        out += [(("cases", k), v) for k, v in cases.items()]
+    return out or [((), None)]
+
+
+def _substitute(x, chosen):
+    """``x`` with each by_option mapping replaced by ``chosen(path, node)`` (a value; recursively)."""
+    def walk(v, path):
+        if is_by_option(v):
+            sub, val = chosen(path, v)
+            return walk(val, path + sub)
+        if isinstance(v, dict):
+            return {k: walk(w, path + (k,)) for k, w in v.items()}
+        if isinstance(v, list):
+            return [walk(w, path + (i,)) for i, w in enumerate(v)]
+        return v
+    return walk(x, ())
+
+
+def _schema_errors(data, pos: Positions, problems: list):
+    """``(path, error)`` of every schema error, a by_option mapping checked as each value it may take
+    (an error inside one of its cases is reported there). Misused by_option mappings go to ``problems``."""
+    options = data.get("options") if isinstance(data.get("options"), dict) else {}
+    nodes = list(_by_option_nodes(data))
+    for path, node in nodes:
+        if path and path[0] in NO_BY_OPTION:
+            problems.append(pos.problem(path + ("by_option",), f"by_option cannot choose a value under "
+                                        f"'{path[0]}:' (it is read before options have values)",
+                                        "choose values of deck:, zones:, define:, match:, deal: … by option",
+                                        key=True))
+        elif node["by_option"] not in options:
+            close = difflib.get_close_matches(node["by_option"], list(options), n=1)
+            problems.append(pos.problem(path + ("by_option",), f"by_option names '{node['by_option']}', "
+                                        "which is not a declared option",
+                                        f"did you mean '{close[0]}'?" if close else "declare it under options:"))
+        elif "cases" in node and not isinstance(node["cases"], dict):
+            problems.append(pos.problem(path + ("cases",), "cases: is a mapping of option value → value"))
+    first = {path: _alternatives(node, options)[0] for path, node in nodes}
+    validator = _validator()
+    out = [(tuple(e.absolute_path), e) for e in validator.iter_errors(_substitute(data, lambda p, n: first[p]))]
+    for path, node in nodes:
+        for alt in _alternatives(node, options)[1:]:
+            tried = _substitute(data, lambda p, n: alt if p == path else first[p])
+            for e in validator.iter_errors(tried):
+                epath = tuple(e.absolute_path)
+                if epath[:len(path)] == path:
+                    out.append((path + alt[0] + epath[len(path):], e))
+    return out
+
+
 def _check_schema(data, pos: Positions):
     """Validate ``data`` against the schema; raise ``RulesetError`` with every problem in plain words.
 
@@ -492,12 +578,14 @@ def _check_schema(data, pos: Positions):
     """
     import jsonschema
 
-    errors = [jsonschema.exceptions.best_match([e]) for e in _validator().iter_errors(data)]
     problems = []
+    errors = []
+    for path, raw in _schema_errors(data, pos, problems):
+        e = jsonschema.exceptions.best_match([raw])   # may be a deeper error of raw's context
+        errors.append((path + tuple(e.absolute_path)[len(raw.absolute_path):], e))
     unknown = {}          # path → unknown keys found there
     wrong_type = set()    # paths whose value has the wrong type
-    for e in errors:
-        path = tuple(e.absolute_path)
+    for path, e in errors:
         if e.validator == "additionalProperties" and isinstance(e.instance, dict):
             allowed = list(e.schema.get("properties", {}))
             for extra in sorted(set(e.instance) - set(allowed)):
@@ -509,8 +597,7 @@ def _check_schema(data, pos: Positions):
                 problems.append(pos.problem(path + (extra,), f"unknown key '{extra}'", hint, key=True))
         elif e.validator == "type":
             wrong_type.add(path)
-    for e in errors:
-        path = tuple(e.absolute_path)
+    for path, e in errors:
         if e.validator in ("additionalProperties",) and isinstance(e.instance, dict):
             continue
         if any(path[:len(w)] == w and len(path) > len(w) for w in wrong_type):
