@@ -99,7 +99,8 @@ def _cli(*args, cwd=None):
 def test_cli_format_and_exit_codes(tmp_path):
     r = _cli("validate", str(BROKEN / "typo-name.yaml"))
     assert r.returncode == 1
-    lines = r.stdout.splitlines()
+    assert r.stdout == ""   # problems go to stderr (cardspec validate BROKEN | head still exits 1)
+    lines = r.stderr.splitlines()
     assert lines[0].endswith("typo-name.yaml:21:26: error: unknown name 'led_siut'")
     assert lines[1] == "          lead: card.suit != led_siut or hearts_broken"
     assert lines[2] == "    " + " " * 25 + "^"

@@ -47,23 +47,76 @@ option_opt = click.option("--option", "-o", "option", multiple=True, metavar="NA
                           help="Set a ruleset option (repeatable), e.g. --option widow_8p=8.")
 
 
+class _QuietPipe:
+    """Standard output that, once its reader has gone (``cardspec validate … | head -1``), drops
+    further output instead of raising ``BrokenPipeError``, so the command runs on and exits with
+    the status it would have had. Everything else is the wrapped stream's."""
+
+    def __init__(self, stream):
+        self._stream = stream
+        self.broken = False
+
+    def _gone(self):
+        self.broken = True
+        try:   # later writes (and the interpreter's final flush) go nowhere instead of failing
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def write(self, text):
+        if self.broken:
+            return len(text)
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self):
+        if self.broken:
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _message(e: CardspecError) -> str:
+    """The error's text with one ``error:`` prefix (a scenario problem already reads ``file:l:c: error: …``)."""
+    text = str(e)
+    first = text.split("\n", 1)[0]
+    return text if first.startswith("error:") or ": error: " in first else f"error: {text}"
+
+
 class _Group(click.Group):
     def invoke(self, ctx):
+        if sys.stdout is sys.__stdout__ and sys.stdout is not None:
+            sys.stdout = _QuietPipe(sys.stdout)
         try:
             return super().invoke(ctx)
         except RulesetError as e:   # already "file:line:col: error: …" with the line and a hint
             click.echo(str(e), err=True)
             sys.exit(2)
         except CardspecError as e:
-            click.echo(f"error: {e}", err=True)
+            click.echo(_message(e), err=True)
             sys.exit(2)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
-        except BrokenPipeError:
-            sys.exit(0)
+        except BrokenPipeError:   # a write that bypassed _QuietPipe: its status is unknown
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.__stdout__.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+            sys.exit(141)   # as a shell reports a command ended by SIGPIPE
         except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
             if os.environ.get("CARDSPEC_DEBUG"):
                 raise
@@ -97,6 +150,20 @@ def list_cmd(as_json):
         p = r["players"]
         players = f"{p['min']}" if p["min"] == p["max"] else f"{p['min']}-{p['max']}"
         click.echo(f"{r['name']:34} {players:>5} players  {r['title']}")
+        if r["options"]:
+            import textwrap
+            click.echo(textwrap.fill(", ".join(f"{k}={_plain_value(v)}" for k, v in r["options"].items()),
+                                     width=100, initial_indent="    options: ", subsequent_indent=" " * 13,
+                                     break_long_words=False, break_on_hyphens=False))
+
+
+def _plain_value(v) -> str:
+    """An option default as typed on the command line: ``true``, ``3``, ``right``, ``a,b``."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ",".join(str(x) for x in v)
+    return str(v)
 
 
 @main.command()
@@ -123,7 +190,7 @@ def validate(rulesets, option, quiet):
         problems, status = validate_ruleset(name, _options(option, name))
         if problems:
             for p in problems:
-                click.echo(p.format(), err=False)
+                click.echo(p.format(), err=True)
             worst = max(worst, status)
         elif not quiet:
             click.echo(f"{name}: ok")
@@ -225,7 +292,7 @@ def replay(scenario, as_json, option):
             for line in format_events(rep.state.game, rep.state.log_all()):
                 click.echo(line)
         if bad_action:
-            click.echo(f"error: {rep.error}", err=True)
+            click.echo(_message(_Bad(rep.error)), err=True)
         else:
             for f in rep.failures:
                 click.echo(f"FAILED: {f}", err=True)
