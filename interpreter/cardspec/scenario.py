@@ -15,6 +15,7 @@
 """
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,10 +62,12 @@ def build_state(data: dict, pos, file: str, options_override=None, override_orig
 
     A bad option is reported where it was written: the scenario's ``options:`` key (file:line:col),
     or ``override_origins[name]`` (e.g. ``"command line"``) for ``options_override``."""
-    extra = set(data) - KEYS
+    extra = [k for k in data if k not in KEYS]
     if extra:
-        k = sorted(extra)[0]
-        raise _bad(pos, (k,), f"unknown scenario key '{k}'", "keys: " + ", ".join(sorted(KEYS)))
+        k = str(extra[0])
+        close = difflib.get_close_matches(k, sorted(KEYS), n=1)
+        hint = (f"did you mean '{close[0]}'? " if close else "") + "keys: " + ", ".join(sorted(KEYS))
+        raise ScenarioError(pos.problem((k,), f"unknown scenario key '{k}'", hint, key=True).format())
     if "ruleset" not in data:
         raise _bad(pos, (), "a scenario needs 'ruleset:'")
     name = str(data["ruleset"])
@@ -93,31 +96,57 @@ def build_state(data: dict, pos, file: str, options_override=None, override_orig
     override = None
     if data.get("deal") is not None:
         override = _deal_override(game, data["deal"], pos)
-    return State(game, data.get("seed"), data.get("dealer"), deck_order, True, override)
+    dealer = data.get("dealer")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or
+                               not 0 <= dealer < game.n):
+        raise _bad(pos, ("dealer",), f"dealer: {dealer!r} is not a seat; with {game.n} players "
+                                     f"the dealer is seat 0 to {game.n - 1}")
+    return State(game, data.get("seed"), dealer, deck_order, True, override)
 
 
 def _deal_override(game, deal, pos):
+    """``{(zone index, seat or None): [faces]}`` from a scenario's ``deal:``. Raises ``ScenarioError`` at
+    the offending key or card (file:line:col): an unknown zone or seat, a bad card code, or a card named
+    more often than the deck holds (at the naming that is one too many)."""
     if not isinstance(deal, dict):
         raise _bad(pos, ("deal",), "deal: maps zones to cards (hands: {seat: [cards]}, widow: [cards])")
     out = {}
+    left = Counter(game.deck.cards)   # copies not yet named
+
+    def faces(path, cards):
+        if not isinstance(cards, list):
+            raise _bad(pos, path, f"{path[-1]}: a list of cards, e.g. [AH, 2C]")
+        got = []
+        for i, c in enumerate(cards):
+            try:
+                f = game.deck.face(str(c))
+            except CardError as e:
+                raise _bad(pos, path + (i,), str(e)) from None
+            if left[f] <= 0:
+                raise _bad(pos, path + (i,), f"deal: {game.deck.code[f]} is named more often than the deck holds")
+            left[f] -= 1
+            got.append(f)
+        return got
+
     for zname, value in deal.items():
         zn = "hand" if zname == "hands" else zname
         z = game.zone.get(zn)
         if z is None:
             raise _bad(pos, ("deal", zname), f"unknown zone '{zname}'", "zones: " + ", ".join(game.zone))
-        try:
-            if z.per_seat:
-                if not isinstance(value, dict):
-                    raise _bad(pos, ("deal", zname), f"{zname}: maps seats to card lists")
-                for seat, cards in value.items():
+        if z.per_seat:
+            if not isinstance(value, dict):
+                raise _bad(pos, ("deal", zname), f"{zname}: maps seats to card lists")
+            for seat, cards in value.items():
+                try:
                     si = int(seat)
-                    if not 0 <= si < game.n:
-                        raise _bad(pos, ("deal", zname, seat), f"no seat {seat} with {game.n} players")
-                    out[(z.index, si)] = [game.deck.face(str(c)) for c in cards or []]
-            else:
-                out[(z.index, None)] = [game.deck.face(str(c)) for c in value or []]
-        except CardError as e:
-            raise _bad(pos, ("deal", zname), str(e)) from None
+                except (TypeError, ValueError):
+                    si = -1
+                if not 0 <= si < game.n:
+                    raise ScenarioError(pos.problem(("deal", zname, str(seat)), f"no seat {seat} with {game.n} "
+                                                    f"players (seats 0 to {game.n - 1})", key=True).format())
+                out[(z.index, si)] = faces(("deal", zname, str(seat)), cards or [])
+        else:
+            out[(z.index, None)] = faces(("deal", zname), value or [])
     return out
 
 
