@@ -244,7 +244,8 @@ def _effect_lines(game, comp, kind, body, path, params):
             comp.problem(path, f"end: is one of {', '.join(END_LEVELS)}, or {{level: LEVEL, reason: TEXT}}; "
                                f"found '{body}'")
             return None
-        why = (level, str(spec.get("reason", f"an end: {spec.get('level')} effect")))
+        # Without a reason: none (the play log says "the match ended"), not the YAML that ended it.
+        why = (level, str(spec["reason"]) if spec.get("reason") is not None else None)
         return [f"if s.ts[3] < {level} and len(s.ts) > 7: s.ts[7] = {why!r}",
                 f"s.ts[3] = max(s.ts[3], {level})", "return   # the effects after it do not run"]
     if kind == "repetition":

@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import click
 
 from .bots import RandomBot
+from .cards import CardError, normalize_code
 from .errors import IllegalAction
 
 
@@ -44,12 +46,18 @@ def format_events(game, events, seat=None) -> list:
         if t == "deal_start":
             lines.append(f"Deal {ev['deal']} (dealer: seat {ev['dealer']})")
         elif t == "deal":
+            name = _words(ev["zone"])
             if "face_up" in ev:
-                lines.append(f"  {ev['zone']}: {_n(ev['count'], 'card')}, face up: {' '.join(ev['face_up'])}")
+                up = " ".join(ev["face_up"])
+                if len(ev["face_up"]) == ev["count"]:   # all of them: "face up: 16 cards: …" says it once
+                    lines.append(f"  {name}: {_n(ev['count'], 'card')}"
+                                 f"{'' if 'face up' in name else ', all face up'}: {up}")
+                else:
+                    lines.append(f"  {name}: {_n(ev['count'], 'card')}, face up: {up}")
             elif "count" in ev and ev["count"]:
-                lines.append(f"  {ev['zone']}: {_n(ev['count'], 'card')}")
+                lines.append(f"  {name}: {_n(ev['count'], 'card')}")
             elif "each" in ev:
-                lines.append(f"  dealt {ev['each']} cards to each {ev['zone']}")
+                lines.append(f"  dealt {ev['each']} cards to each {name}")
         elif t == "pass":
             what = " ".join(ev["cards"]) if "cards" in ev else _n(ev['count'], 'card')
             lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}")
@@ -71,7 +79,7 @@ def format_events(game, events, seat=None) -> list:
             if "totals" in ev:
                 lines.append("  totals      " + ", ".join(f"{k}: {v}" for k, v in ev["totals"].items()))
         elif t == "game_over":
-            why = f" ({ev['reason']})" if ev.get("reason") else ""
+            why = f" ({ev.get('reason') or 'the match ended'})"
             lines.append(f"Game over{why}. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
             lines.append("Ranking (best first): " + ", ".join(str(x) for x in ev["ranking"]))
             if len(ev.get("winner") or []) > 1 and len(ev["winner"]) == len(ev["ranking"]):
@@ -110,8 +118,44 @@ def _side(game, k) -> str:
 
 
 def _join(actions) -> str:
-    """Actions for a person: ``QS 2C`` when each is one word, ``meld 7H 8H 9H | draw`` otherwise."""
-    return (" | " if any(" " in a for a in actions) else " ").join(actions)
+    """Actions for a person, always separated the same way: ``QS | 2C``, ``meld 7H 8H 9H | draw``."""
+    return " | ".join(actions)
+
+
+def _words(name) -> str:
+    """A zone or counter name as words: ``face_up`` -> ``face up``."""
+    return str(name).replace("_", " ")
+
+
+def _is_card(word) -> bool:
+    try:
+        normalize_code(word)
+        return True
+    except CardError:
+        return False
+
+
+def describe_legal(legal, limit=30) -> str:
+    """The legal actions for a person (str). Up to ``limit`` are listed (``QS | 2C``); a longer list is
+    summarised: actions that are a word and the same number (>1) of cards each become
+    ``pass 3 cards, e.g. `pass 2C 3C 4C```, the rest are listed up to ``limit``, then a count."""
+    if len(legal) <= limit:
+        return "legal: " + _join(legal)
+    groups = {}
+    for a in legal:
+        verb, *rest = a.split()
+        groups.setdefault(verb, []).append(rest)
+    parts, listed = [], []
+    for verb, rests in groups.items():
+        sizes = {len(r) for r in rests}
+        if len(rests) > 1 and len(sizes) == 1 and min(sizes) > 1 and all(_is_card(w) for r in rests for w in r):
+            parts.append(f"{verb} {_n(min(sizes), 'card')}, e.g. `{verb} {' '.join(rests[0])}`")
+        else:
+            listed += [" ".join([verb] + r) for r in rests]
+    if listed:
+        shown = listed if len(listed) <= limit else listed[:limit] + [f"… ({len(listed)} in all; '?' lists them)"]
+        parts.insert(0, "legal: " + _join(shown))
+    return "; or ".join(parts)
 
 
 def _n(k, word) -> str:
@@ -163,11 +207,39 @@ def _show_view(game, view):
                 click.echo(f"  hand of seat {owner}: {' '.join(cards)}")
     counters = {k: v for k, v in (view.get("counters") or {}).items() if isinstance(v, list)}
     if counters:
-        click.echo("  " + "; ".join(f"{k}: " + " ".join(f"{i}={x}" for i, x in enumerate(v) if x is not None)
+        click.echo("  " + "; ".join(f"{_words(k)}{_counter_label(game, k)}: " +
+                                      " ".join(f"{i}={x}" for i, x in enumerate(v) if x is not None)
                                       for k, v in counters.items()))
     if view.get("secret_rule"):   # cardspec._secret: choosing a secret rule
         click.echo("  type 'rule NAME' (a library rule) or 'write EXPRESSION [hint: TEXT]' "
                    "(names: card, last, line; e.g. write card.color != last.color)")
+
+
+def _counter_label(game, name) -> str:
+    """`` (match totals)`` for a match counter; `` (this deal, counted when it is scored)`` for a deal
+    counter that only ``score:`` steps write (it reads 0 until then); ``""`` otherwise."""
+    c = getattr(game, "counter", {}).get(name)
+    if c is None:
+        return ""
+    if c.per == "match":
+        return " (match totals)"
+    if c.per == "deal":
+        scored, written = False, False
+        stack = [game.data]
+        while stack:
+            x = stack.pop()
+            if isinstance(x, dict):
+                sc = x.get("score")
+                if isinstance(sc, dict) and sc.get("counter") == name:
+                    scored = True
+                for k, v in x.items():
+                    if k != "score" and isinstance(v, dict) and re.match(rf"{re.escape(name)}\b", str(v.get("to", ""))):
+                        written = True
+                    stack.append(v)
+            elif isinstance(x, list):
+                stack.extend(x)
+        return " (this deal, counted when it is scored)" if scored and not written else " (this deal)"
+    return ""
 
 
 def ask_human(state, seat) -> str:
@@ -175,19 +247,20 @@ def ask_human(state, seat) -> str:
     view = state.view(seat)
     _show_view(state.game, view)
     legal = view.get("legal_actions", [])
-    shown = legal if len(legal) <= 30 else legal[:30] + [f"… ({len(legal)} in all; '?' lists them)"]
-    click.echo("  legal: " + _join(shown))
+    click.echo("  " + describe_legal(legal))
     while True:
         try:
             text = click.prompt(f"seat {seat}", prompt_suffix="> ", default="", show_default=False)
         except (click.exceptions.Abort, EOFError):
-            click.echo("\n(input ended: the game stops here)")
-            raise SystemExit(0)
+            click.echo("")
+            click.echo("input ended: the game was abandoned before its end", err=True)
+            raise SystemExit(1)
         text = text.strip()
         if text in ("q", "quit", "exit"):
-            raise SystemExit(0)
+            click.echo("you quit: the game was abandoned before its end", err=True)
+            raise SystemExit(1)
         if text in ("?", "help", ""):
-            click.echo("  legal: " + _join(legal))
+            click.echo("  " + describe_legal(legal, limit=100))
             continue
         try:
             return state.parse_action(text)
