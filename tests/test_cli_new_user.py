@@ -212,8 +212,6 @@ def test_game_over_reason_is_the_ruleset_reason_or_plain_words():
     assert "end:" not in out
 
 
-@pytest.mark.xfail(strict=True, reason="the message is made in engine.py (Game.__init__, 'is for {lo} to {hi} "
-                                      "players'), another helper's file: the fix is handed over")
 def test_player_count_error_with_a_single_count():
     r = run("play", "hearts", "--players", "3")
     assert r.exit_code == 2

@@ -77,6 +77,10 @@ def test_end_match_effect_and_its_reason(tmp_path):
 
 def test_generic_reasons_match_end_condition_and_deal_count():
     s = play_out(cardspec.load("hearts", 4), 1)
-    assert s.log_all()[-1]["reason"].startswith("the match's end condition holds: ")
+    assert s.log_all()[-1]["reason"] == "a player reached the target score"   # black-lady.yaml match: end_reason
+    bare = cardspec.load("hearts", 4)
+    bare.data["match"].pop("end_reason")     # no end_reason: a generic text, not the YAML expression
+    s = play_out(bare, 1)
+    assert s.log_all()[-1]["reason"] == "the match's end condition is met"
     s = play_out(cardspec.load("hearts", 4, {"deals": 2}), 1)
     assert s.log_all()[-1]["reason"] == "all 2 deals are played"

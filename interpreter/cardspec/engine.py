@@ -101,7 +101,8 @@ class Game:
             players = lo
         self.options = rs.option_values(options)
         if not (lo <= players <= hi):
-            err = RulesetError(rs.problem(("players",), f"{rs.name} is for {lo} to {hi} players, not {players}"))
+            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            err = RulesetError(rs.problem(("players",), f"{rs.name} is for {count} players, not {players}"))
             err.code = "players/out_of_range"
             raise err
         self.n = n = players
@@ -587,7 +588,7 @@ class State:
             return why[1]
         m = g.data.get("match") or {}
         if g.match_end is not None and g.match_end(self):
-            return f"the match's end condition holds: {m.get('end')}"
+            return str(m.get("end_reason") or "the match's end condition is met")
         deals = g.match_deals(self)
         if deals > 0 and self.v[DEAL_NUMBER] >= deals:
             if deals == 1:

@@ -67,7 +67,8 @@ class IllegalAction(CardspecError):
     Attributes: ``seat`` (int or None), ``action`` (the text given), ``legal``
     (the legal actions' text forms), ``reason``. ``str(e)`` is
     ``seat N: 'ACTION' is REASON; legal: A B …`` listing at most ``SHOWN``
-    legal actions, then ``… and N more``.
+    legal actions, then ``… and N more`` (separated by `` | `` when an action has spaces:
+    ``legal: pass AS | pass KS``).
     """
 
     code = "action/illegal"
@@ -76,7 +77,8 @@ class IllegalAction(CardspecError):
     def __init__(self, seat, action, legal, reason="not a legal action"):
         self.seat, self.action, self.legal, self.reason = seat, action, list(legal), reason
         more = len(self.legal) - self.SHOWN
-        shown = " ".join(self.legal[:self.SHOWN]) + (f" … and {more} more" if more > 0 else "")
+        sep = " | " if any(" " in a for a in self.legal) else " "   # "pass AS | pass KS": one action each
+        shown = sep.join(self.legal[:self.SHOWN]) + (f" … and {more} more" if more > 0 else "")
         who = f"seat {seat}" if seat is not None else "nobody"
         super().__init__(f"{who}: '{action}' is {reason}; legal: {shown or '(none)'}")
 

@@ -265,7 +265,7 @@ def ask_human(state, seat) -> str:
         try:
             return state.parse_action(text)
         except IllegalAction as e:
-            click.echo(f"  {e.reason}. Try again ('?' lists the legal actions).")
+            click.echo(f"  {e}. Try again.")   # the reason and the legal actions (IllegalAction.__str__)
 
 
 def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo):
