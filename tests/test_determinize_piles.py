@@ -20,20 +20,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import cardspec
+from _positions import random_position
 from cardspec._determinize import Determinizer
 
 BURRACO = cardspec.load("burraco", 4)
 HEARTS = cardspec.load("hearts", 4, {"deals": 1})
 
 
-def position(game, seed, steps):
-    rng = random.Random(seed)
-    s = game.new_state(seed=seed)
-    for _ in range(steps):
-        if s.terminal:
-            return None
-        s.apply(rng.choice(s.legal_actions()))
-    return None if s.terminal else s
+position = random_position
 
 
 def every_card(game, s):

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import cardspec
+from _positions import random_position
 from cardspec._determinize import Determinizer, DeterminizeError, FLIGHT
 from cardspec.ismcts import ISMCTSBot
 
@@ -16,13 +17,7 @@ SUITS = GAME.deck.suits
 
 def _position(seed, steps, game=GAME):
     """A real Hearts position after ``steps`` random actions (None when the deal ended)."""
-    rng = random.Random(seed)
-    s = game.new_state(seed=seed)
-    for _ in range(steps):
-        if s.terminal:
-            return None
-        s.apply(rng.choice(s.legal_actions()))
-    return None if s.terminal else s
+    return random_position(game, seed, steps)
 
 
 def _facts(state, seat):
