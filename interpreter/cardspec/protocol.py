@@ -323,7 +323,8 @@ class Registry:
         lo, hi = cat[name]["players"]["min"], cat[name]["players"]["max"]
         players = msg.get("players", lo)
         if not lo <= players <= hi:
-            raise ProtocolError("table/invalid", f"{name} is for {lo}-{hi} players, not {players}")
+            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise ProtocolError("table/invalid", f"{name} is for {count} players, not {players}")
         bots = msg.get("bots", [])
         if isinstance(bots, list):
             bots = {int(s): "random" for s in bots}
