@@ -216,3 +216,84 @@ def test_player_count_error_with_a_single_count():
     r = run("play", "hearts", "--players", "3")
     assert r.exit_code == 2
     assert "hearts is for 4 players, not 3" in r.stderr, r.stderr
+
+
+# ---- second report: wrong player counts, carets, unreachable expectations, missing files ------------------
+
+def test_scenario_player_count_error_points_at_the_scenario_players_line(tmp_path):
+    """DESIGN.md "Errors": the error is reported where it was written (the scenario), not in hearts.yaml."""
+    p = write(tmp_path, "s.yaml", "ruleset: hearts\nplayers: 3\nactions: []\n")
+    r = run("replay", p)
+    assert r.exit_code == 2
+    assert _first_line(r) == f"{p}:2:10: error: hearts is for 4 players, not 3", r.stderr
+    assert "hearts.yaml" not in r.stderr
+
+
+@pytest.mark.parametrize("cmd", ["play", "simulate"])
+def test_command_line_player_count_error_is_labelled_like_a_bad_option(cmd):
+    r = run(cmd, "hearts", "--players", "3")
+    assert r.exit_code == 2
+    assert _first_line(r) == "command line (--players 3): error: hearts is for 4 players, not 3", r.stderr
+    assert "hearts.yaml" not in r.stderr
+
+
+def test_bad_card_in_the_scenario_deck_list_points_at_the_card(tmp_path):
+    p = write(tmp_path, "s.yaml", "ruleset: black-lady\nplayers: 3\ndeck: [8S, 9S, ZZ]\nactions: []\n")
+    r = run("replay", p)
+    assert r.exit_code == 2
+    assert _first_line(r).startswith(f"{p}:3:16: error: 'ZZ' is not a card code"), r.stderr
+
+
+def test_misspelt_deal_zone_points_at_the_key_with_a_suggestion(tmp_path):
+    p = write(tmp_path, "s.yaml", SCEN.replace("    2: [4C,\n        8X]\n", "  widw: [2H]\n"))
+    r = run("replay", p)
+    assert r.exit_code == 2
+    assert _first_line(r) == f"{p}:8:3: error: unknown zone 'widw'", r.stderr
+    assert "did you mean 'widow'?" in r.stderr
+
+
+BAD_ACTION = """\
+ruleset: black-lady
+players: 3
+seed: 1
+actions:
+  - '0: 2X'
+expect:
+  terminal: true
+  scores: {0: 5}
+"""
+
+
+def test_bad_action_is_reported_at_its_place_and_unreached_expectations_are_not_checked(tmp_path):
+    """DESIGN.md "Scenarios": replay exits 1 when an expectation fails; the expectations after a
+    refused action describe a state never reached, so they are named as not checked, not as failures."""
+    p = write(tmp_path, "s.yaml", BAD_ACTION)
+    r = run("replay", p)
+    assert r.exit_code == 1, r.stderr
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(f"FAILED: {p}:5:5: error: action 1 ('0: 2X'): "), r.stderr
+    assert not any("expected" in ln for ln in lines), r.stderr
+    assert "not checked" in r.stderr and "terminal" in r.stderr and "scores" in r.stderr
+
+
+def test_bad_action_without_expectations_is_bad_input_at_its_place(tmp_path):
+    p = write(tmp_path, "s.yaml", BAD_ACTION.split("expect:")[0])
+    r = run("replay", p)
+    assert r.exit_code == 2
+    assert _first_line(r).startswith(f"{p}:5:5: error: action 1 ('0: 2X'): "), r.stderr
+
+
+@pytest.mark.parametrize("cmd", ["replay", "solve"])
+def test_missing_scenario_file_is_one_error_line(tmp_path, cmd):
+    r = run(cmd, tmp_path / "nope.yaml")
+    assert r.exit_code == 2
+    assert r.stderr == f"error: no scenario file '{tmp_path / 'nope.yaml'}'\n", r.stderr
+
+
+def test_red_dog_casino_match_ends_in_words_when_every_hand_is_played():
+    """red-dog.md "Casino Red Dog": the session is a number of hands (option hands); the match ends
+    after them, which is not a safety cap."""
+    out = run("play", "red-dog-casino", "--players", "2", "--seed", "1").stdout
+    over = [ln for ln in out.splitlines() if ln.startswith("Game over")][0]
+    assert over.startswith("Game over (all the hands of the session have been played)."), over
+    assert "turn cap" not in out

@@ -13,7 +13,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import CardspecError, RulesetError
+from .errors import CardspecError, Problem, RulesetError, ScenarioError
 
 
 def _options(pairs, ruleset=None) -> dict:
@@ -36,6 +36,25 @@ def _options(pairs, ruleset=None) -> dict:
             return out   # the ruleset itself is reported where it is used
         rs.option_values(out, origins)
     return out
+
+
+def _game(ruleset, players, options):
+    """``Game(ruleset, players, options)``; a player count the ruleset does not allow is a command-line
+    error (``command line (--players N): error: …``, exit 2), not a problem in the ruleset file."""
+    from .engine import Game
+    try:
+        return Game(ruleset, players, options)
+    except RulesetError as e:
+        if getattr(e, "code", None) != "players/out_of_range" or players is None:
+            raise
+        raise RulesetError(Problem(f"command line (--players {players})", 0, 0, e.first.message,
+                                   code="players/out_of_range")) from None
+
+
+def _scenario_file(path):
+    """Raise ``ScenarioError`` (``error: no scenario file 'PATH'``, exit 2) unless ``path`` is a file."""
+    if not os.path.isfile(path):
+        raise ScenarioError(f"no scenario file '{path}'")
 
 
 def _origins(pairs) -> dict:
@@ -207,9 +226,8 @@ def validate(rulesets, option, quiet):
 @click.option("--dealer", type=int, default=None, help="First dealer's seat.")
 def play(ruleset, players, seed, option, as_json, human, dealer):
     """Play a whole match with random bots (and optionally one human seat)."""
-    from .engine import Game
     from .play import play_match
-    game = Game(ruleset, players, _options(option, ruleset))
+    game = _game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:
         raise click.BadParameter(f"no seat {human} with {game.n} players", param_hint="--human")
     play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json)
@@ -235,6 +253,8 @@ def simulate(ruleset, matches, players, bots, policy, workers, seed, option, as_
     if as_json and as_csv:
         raise click.BadParameter("choose one of --json and --csv", param_hint="--json/--csv")
     opts = _options(option, ruleset)
+    if players is not None:
+        _game(ruleset, players, opts)   # a bad --players is reported before any match starts
     bar = None
     try:
         import rich  # noqa: F401  (the progress bar; simulate works without it)
@@ -278,12 +298,11 @@ def _seed(text):
 def replay(scenario, as_json, option):
     """Replay a scenario file and check its expect: block (exit 1 if a check fails)."""
     from .scenario import replay as run
-    if not os.path.isfile(scenario):
-        raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
+    _scenario_file(scenario)
     rep = run(scenario, _options(option), _origins(option))
-    # An illegal action the scenario did not expect is bad input (exit 2, DESIGN.md "Errors");
-    # a failed expect: check exits 1.
-    bad_action = rep.error is not None and rep.failures == [rep.error]
+    # An illegal action in a scenario without expectations is bad input (exit 2, DESIGN.md "Errors");
+    # a failed expect: check exits 1 (the expectations a refused action left unreached are not checked).
+    bad_action = rep.error is not None and rep.failures == [rep.error] and not rep.unchecked
     if as_json:
         click.echo(json.dumps(rep.result(), indent=1))
     else:
@@ -292,10 +311,13 @@ def replay(scenario, as_json, option):
             for line in format_events(rep.state.game, rep.state.log_all()):
                 click.echo(line)
         if bad_action:
-            click.echo(_message(_Bad(rep.error)), err=True)
+            click.echo(_message(_Bad(rep.error_at or rep.error)), err=True)
         else:
             for f in rep.failures:
-                click.echo(f"FAILED: {f}", err=True)
+                click.echo(f"FAILED: {rep.error_at if f == rep.error and rep.error_at else f}", err=True)
+            if rep.unchecked:
+                click.echo(f"not checked (the replay stopped at the refused action): {', '.join(rep.unchecked)}",
+                           err=True)
         if rep.ok:
             has_expect = bool(getattr(rep, "expect", None))
             click.echo("ok: every expectation holds" if has_expect else "ok: every action was legal")
@@ -349,11 +371,10 @@ def solve(scenario, seconds, method, as_json, option):
     """
     from .scenario import replay as run
     from .solve import solve as run_solve
-    if not os.path.isfile(scenario):
-        raise click.BadParameter(f"no file '{scenario}'", param_hint="SCENARIO")
+    _scenario_file(scenario)
     rep = run(scenario, _options(option), _origins(option))
     if rep.error:
-        raise _Bad(rep.error)
+        raise _Bad(rep.error_at or rep.error)
     res = run_solve(rep.state, seconds, method)
     if as_json:
         click.echo(json.dumps(res.as_json(), indent=1))

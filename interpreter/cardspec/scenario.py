@@ -11,7 +11,9 @@
     expect: {events: [...], legal_actions: [...], hands: {...}, scores: {...}, error: "..."}
 
 ``replay(path)`` returns a ``Replay`` with the final state, the failures of
-``expect`` (empty when all hold) and the JSON-ready result.
+``expect`` (empty when all hold) and the JSON-ready result. An action refused when
+``expect:`` has no ``error:`` is the one failure: the other expectations are not checked
+(``Replay.unchecked``), since the state they describe was never reached.
 """
 from __future__ import annotations
 
@@ -35,13 +37,16 @@ class Replay:
     failures: list = field(default_factory=list)
     error: str | None = None
     expect: dict = field(default_factory=dict)
+    error_at: str | None = None   # ``error`` as ``file:line:col: error: …`` (the action's place in the scenario)
+    unchecked: list = field(default_factory=list)   # expect: keys not checked (the actions stopped early)
 
     @property
     def ok(self) -> bool:
         return not self.failures
 
     def result(self) -> dict:
-        """``{"events", "terminal", "to_act", "legal_actions", "scores"}`` (plus ``error`` when one occurred)."""
+        """``{"events", "terminal", "to_act", "legal_actions", "scores"}`` (plus ``error`` when one occurred,
+        ``failures`` when an expectation failed and ``not_checked``: the expect: keys left unchecked)."""
         s = self.state
         out = {"events": s.log_all() if s else [], "terminal": bool(s and s.terminal),
                "to_act": s.to_act if s else None, "legal_actions": s.legal_actions() if s else [],
@@ -50,6 +55,8 @@ class Replay:
             out["error"] = self.error
         if self.failures:
             out["failures"] = list(self.failures)
+        if self.unchecked:
+            out["not_checked"] = list(self.unchecked)
         return out
 
 
@@ -79,20 +86,30 @@ def build_state(data: dict, pos, file: str, options_override=None, override_orig
     for k in options_override or {}:
         origins[k] = (override_origins or {}).get(k, "options override")
     rs.option_values(options, origins)
-    game = Game(rs, data.get("players"), options)
-    deck = data.get("deck")
     try:
-        deck_order = [normalize_code(str(c)) for c in deck] if deck else None
-        if deck_order:
-            for c in deck_order:
-                game.deck.face(c)
+        game = Game(rs, data.get("players"), options)
+    except RulesetError as e:   # reported at the scenario's players:, which chose the count
+        if getattr(e, "code", None) != "players/out_of_range" or "players" not in data:
+            raise
+        raise _bad(pos, ("players",), e.first.message) from None
+    deck = data.get("deck")
+    if deck is not None and not isinstance(deck, list):
+        raise _bad(pos, ("deck",), "deck: a list of cards, top first, e.g. [8S, 9S, JS]")
+    i = 0
+    try:
+        deck_order = None
+        if deck:
+            deck_order = []
+            for i, c in enumerate(deck):
+                deck_order.append(normalize_code(str(c)))
+                game.deck.face(deck_order[-1])
             want = Counter(game.deck.cards)
             got = Counter(game.deck.face(c) for c in deck_order)
             over = [game.deck.code[f] for f in got if got[f] > want[f]]
             if over:
                 raise _bad(pos, ("deck",), f"deck: more copies of {over[0]} than the deck holds")
     except CardError as e:
-        raise _bad(pos, ("deck",), str(e)) from None
+        raise _bad(pos, ("deck", i), str(e)) from None
     override = None
     if data.get("deal") is not None:
         override = _deal_override(game, data["deal"], pos)
@@ -132,7 +149,10 @@ def _deal_override(game, deal, pos):
         zn = "hand" if zname == "hands" else zname
         z = game.zone.get(zn)
         if z is None:
-            raise _bad(pos, ("deal", zname), f"unknown zone '{zname}'", "zones: " + ", ".join(game.zone))
+            names = ["hands" if n == "hand" else n for n in game.zone]
+            close = difflib.get_close_matches(str(zname), names, n=1)
+            hint = (f"did you mean '{close[0]}'? " if close else "") + "zones: " + ", ".join(names)
+            raise ScenarioError(pos.problem(("deal", zname), f"unknown zone '{zname}'", hint, key=True).format())
         if z.per_seat:
             if not isinstance(value, dict):
                 raise _bad(pos, ("deal", zname), f"{zname}: maps seats to card lists")
@@ -274,6 +294,7 @@ def replay_data(data, pos, path, options_override=None, override_origins=None) -
             s.apply(text)
         except IllegalAction as e:
             rep.error = f"action {i + 1} ('{raw}'): {e}"
+            rep.error_at = pos.problem(("actions", i), rep.error).format(caret=False)
             break
     if "error" in expect:
         if rep.error is None:
@@ -281,7 +302,11 @@ def replay_data(data, pos, path, options_override=None, override_origins=None) -
         elif str(expect["error"]) not in rep.error:
             rep.failures.append(f"expected an error containing '{expect['error']}', got: {rep.error}")
     elif rep.error is not None:
+        # The replay stopped at the refused action: the other expectations describe a state it never
+        # reached, so they are not checked (listed in ``unchecked``) rather than reported as failures.
         rep.failures.append(rep.error)
+        rep.unchecked = sorted(k for k in expect if k != "error")
+        return rep
     _check(s, expect, rep)
     return rep
 
