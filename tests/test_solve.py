@@ -219,3 +219,42 @@ def test_repetitions_before_the_root_still_count(tmp_path):
             found += 1
             break
     assert found >= 4, found
+
+
+def test_children_cache_drops_the_least_recently_used_half():
+    """dfpn's children cache (docs/solve.md, "Depth-first proof-number search") is bounded by the children it
+    holds; past the limit it drops the least recently used entries holding half of them, not everything."""
+    from cardspec.solve import KidCache
+    c = KidCache()
+    c.add("a", [1, 2], 10)
+    c.add("b", [1, 2], 10)
+    c.add("c", [1, 2], 10)
+    assert c.use("a") == [1, 2] and c.use("x") is None
+    c.add("d", [1, 2, 3, 4, 5], 10)          # 11 held > 10: drop b, c and a (least recently used first)
+    assert list(c) == ["d"] and c.held == 5
+    c.add("e", [1], 10)
+    c.discard("d")
+    c.discard("zz")
+    assert list(c) == ["e"] and c.held == 1
+
+
+def test_dfpn_with_a_tiny_children_cache_agrees_with_brute_force(tmp_path, monkeypatch):
+    """The children cache only saves regenerating positions: with room for a few children (evicting all the
+    time, docs/solve.md) df-pn gives the brute force's value."""
+    import cardspec.solve as solve_mod
+    drops = []
+    add = solve_mod.KidCache.add
+
+    def counting_add(self, key, kids, limit):
+        before = len(self)
+        add(self, key, kids, limit)
+        drops.append(before + 1 - len(self))
+
+    monkeypatch.setattr(solve_mod, "CACHE_STATES", 6)
+    monkeypatch.setattr(solve_mod.KidCache, "add", counting_add)
+    for k, seed in CASES:
+        s = position(tmp_path, k, seed)
+        s.events = None
+        res = solve(s, 30, "dfpn")
+        assert res.value == brute(s), (k, seed, res.describe())
+    assert sum(drops) > 0    # the cache did evict

@@ -445,13 +445,59 @@ def _shedding_estimate(s, seat_zones, attacker, n_moves):
     return nm * a, d
 
 
+CACHE_STATES = 500_000   # dfpn's children cache: at most this many children (States) held
+
+
+class KidCache(dict):
+    """``dfpn``'s children cache: position key -> list of children ``(key or None, State or None, moves,
+    value)``, least recently used first, with ``held`` the number of children it holds (their States are
+    most of its memory, so ``held`` bounds it). Put entries with ``add``, read them with ``use``."""
+
+    __slots__ = ("held",)
+
+    def __init__(self):
+        super().__init__()
+        self.held = 0
+
+    def use(self, key):
+        """The children of ``key`` (now the most recently used), or None."""
+        kids = self.pop(key, None)
+        if kids is not None:
+            self[key] = kids
+        return kids
+
+    def add(self, key, kids, limit: int):
+        """Hold ``kids`` for ``key`` (not held yet); past ``limit`` children in all, drop the least recently
+        used entries holding half of them (emptying the whole cache made long searches regenerate it)."""
+        self[key] = kids
+        self.held += len(kids)
+        if self.held > limit:
+            target = self.held // 2
+            freed = 0
+            drop = []
+            for k, ks in self.items():
+                if self.held - freed <= target:
+                    break
+                drop.append(k)
+                freed += len(ks)
+            for k in drop:
+                del self[k]
+            self.held -= freed
+
+    def discard(self, key):
+        """Forget ``key``'s children if held."""
+        kids = self.pop(key, None)
+        if kids is not None:
+            self.held -= len(kids)
+
+
 class _DfpnTimeout(Exception):
     pass
 
 
 def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won: set | None = None,
-         lost: set | None = None, eps: float = 0.25, kid_cache: dict | None = None, cache_size: int = 200_000,
-         table: dict | None = None, hint: dict | None = None):
+         lost: set | None = None, eps: float = 0.25, kid_cache: KidCache | None = None,
+         cache_states: int | None = None, table: dict | None = None, hint: dict | None = None):
     """Depth-first proof-number search (df-pn, with the 1+ε threshold trick): can ``attacker`` force a win?
 
     The same question, leaves and start numbers as ``prove`` (a shedding estimate; a position that recurs on
@@ -467,14 +513,17 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
     so the answer stays exact). Among children with equal numbers the search enters the one that looks
     worst for the other number (the first otherwise). Returns ``(answer, kids, nodes, clean)``: ``answer`` True/False/None (out of time or nodes); ``kids``
     the root's legal moves in order, each ``(pn, dn, clean)`` (``pn == 0``: that move wins; ``dn == 0``:
-    it does not); ``clean``: the root's disproof used no repetition.
+    it does not); ``clean``: the root's disproof used no repetition. ``kid_cache``: a ``KidCache`` to use
+    (and fill; ``_solve_pn`` shares one between the two questions), holding at most ``cache_states``
+    children (default ``CACHE_STATES``).
     """
     won = set() if won is None else won
     lost = set() if lost is None else lost
     seat_zones = [zn.index for zn in state.game.zones if zn.per_seat]
     tt = {} if table is None else table   # key -> [pn, dn, clean]
+    cache_states = CACHE_STATES if cache_states is None else cache_states
     if kid_cache is None:
-        kid_cache = {}  # key -> list of children (key or None, state, moves, value for seat 0 if over)
+        kid_cache = KidCache()  # key -> list of children (key or None, state, moves, value for seat 0 if over)
     path = set()
     nodes = [0]
     clock = time.perf_counter
@@ -484,6 +533,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         {LOSS: (0, INF, True), WIN: (INF, 0, True), DRAW: (INF, 0, True)}
 
     hint = hint or None
+    canon = {}.setdefault
     # each step's move lister for a state it just stopped at (the turns step's fast path), by step index
     after = [getattr(st, "legal_after_apply", None) or st.legal for st in state.game.steps]
 
@@ -496,7 +546,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         return [pn, dn, True]
 
     def children(key, s, moves, cut=True):
-        kids = kid_cache.get(key)
+        kids = kid_cache.use(key)
         if kids is None:
             kids = []
             mover = s.v[7]
@@ -511,10 +561,11 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                         break
                     kids.append((None, None, None, v))
                     continue
-                kids.append((_key(c), c, after[c.pc](c), None))
-            if len(kid_cache) >= cache_size:
-                kid_cache.clear()
-            kid_cache[key] = kids
+                # the moves as a tuple of shared objects: equal moves of different positions are one object
+                # (a move list of fresh tuples weighed about as much as the child's State)
+                mv = after[c.pc](c)
+                kids.append((_key(c), c, tuple(map(canon, mv, mv)), None))
+            kid_cache.add(key, kids, cache_states)
         for ck, c, cm, _ in kids:
             if ck is not None and ck not in tt:
                 tt[ck] = [0, INF, True] if ck in won else [INF, 0, True] if ck in lost else estimate(c, cm, ck)
@@ -620,7 +671,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
     mid = None
     kids = children(rkey, state, rmoves, cut=False)
     if len(kids) != len(rmoves):       # cut short at an immediate win: list every root move
-        kid_cache.pop(rkey)
+        kid_cache.discard(rkey)
         kids = children(rkey, state, rmoves, cut=False)
     out = [tuple(entry(k)) for k in kids]
     return answer, out, nodes[0], tt[rkey][2]
@@ -672,7 +723,7 @@ def _solve_pn(state, seconds, method):
     won1 = set()
     tt1 = {}
     if method == "dfpn":
-        cache = {}    # both searches share the children (the engine's work) below the root
+        cache = KidCache()    # both searches share the children (the engine's work) below the root
 
         def search(*args, **kw):
             return _search_dfpn(*args, kid_cache=cache, **kw)
