@@ -696,7 +696,7 @@ def solve(state, seconds: float = 10.0, method: str = "dfpn", max_depth: int | N
     check_solvable(state)
     # The search makes hundreds of thousands of short-lived states and keeps many in its tables; none of it
     # forms reference cycles, so the cyclic garbage collector only re-scans the growing tables (it was half
-    # the CPU time of a 7-card Svoyi Koziri solve). Off during the search, restored after.
+    # the CPU time of a 7-cards-per-hand solve in docs/solve.md). Off during the search, restored after.
     was = gc.isenabled()
     gc.disable()
     try:
