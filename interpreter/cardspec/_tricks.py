@@ -209,11 +209,11 @@ class Tricks(Step):
         # only a lead or a void sorts its cards. The playout loop sorts the hands itself.
         sk, suit_of = game.deck.sort_key, game.deck.suit
         reverses = all(sk[f] > sk[f + 1] for f in range(len(sk) - 1) if suit_of[f] == suit_of[f + 1])
-        self.keeps_sorted = (self.follow == "suit" and not dedupe and runs is not None and reverses
-                             and not any(hand_ref.search(ln) for ln in after_play + after_trick))
+        bisectable = (self.follow == "suit" and runs is not None
+                      and not any(hand_ref.search(ln) for ln in after_play + after_trick))
+        self.keeps_sorted = bisectable and not dedupe and reverses
         self._sort_key = game.deck.sort_key.__getitem__
-        if self.follow == "suit" and runs is not None and not any(
-                hand_ref.search(ln) for ln in after_play + after_trick):
+        if bisectable:
             comp.ns["_bisect"] = bisect.bisect_left
             comp.ns["_RUN_LO"], comp.ns["_RUN_HI"] = runs
             comp.ns["_SK"] = game.deck.sort_key.__getitem__
@@ -224,9 +224,8 @@ class Tricks(Step):
             loop_legal = legal[:i] + follow + legal[i + 1:]
             head_loop = head + ["for h in hands:", "    h.sort()"]
             if self.keeps_sorted:
-                display = legal[:i] + ["    lo = _bisect(p_hand, _RUN_LO[led])",
-                                       "    hi = _bisect(p_hand, _RUN_HI[led], lo)",
-                                       "    c1 = p_hand[lo:hi][::-1] if hi > lo else p_hand"] + legal[i + 1:]
+                display = legal[:i] + follow[:2] + ["    c1 = p_hand[lo:hi][::-1] if hi > lo else p_hand"] \
+                    + legal[i + 1:]
                 self._legal_display = comp.function("", (), statements=head + display + [
                     "return c1 if plays and hi > lo else sorted(c1, key=_SK)"])
                 self.legal_sorted = self._legal_display      # an instance attribute: one call less per action
@@ -284,8 +283,7 @@ class Tricks(Step):
             h.sort()
 
     def legal_sorted(self, s):
-        if self.keeps_sorted:
-            return self._legal_display(s)
+        # (With keeps_sorted the instance attribute set at load, the generated _legal_display, answers.)
         key = self._sort_key
         if self.dedupe:
             return sorted(set(self._legal(s)), key=key)
