@@ -258,3 +258,32 @@ def test_dfpn_with_a_tiny_children_cache_agrees_with_brute_force(tmp_path, monke
         res = solve(s, 30, "dfpn")
         assert res.value == brute(s), (k, seed, res.describe())
     assert sum(drops) > 0    # the cache did evict
+
+
+@pytest.mark.parametrize("chain", [0, 1, 16])
+def test_dfpn_playing_forced_moves_inside_a_child_agrees_with_brute_force(tmp_path, monkeypatch, chain):
+    """df-pn plays a child's forced moves (one legal move) at once instead of making each such position a node
+    (docs/solve.md, "Depth-first proof-number search"): a cycle through a forced position still passes the
+    position after it, so repetitions are found one move later with the same value. With no chain, chains
+    cut short after one move, and the default, the values are the brute force's; with the default no cached
+    child is left with one legal move, without chains some are (a responder who cannot beat must pick up,
+    svoyi-koziri.md "Play")."""
+    import cardspec.solve as solve_mod
+    single = []
+    add = solve_mod.KidCache.add
+
+    def spy(self, key, kids, limit):
+        single.extend(1 for ck, c, cm, v in kids if c is not None and len(cm) == 1)
+        add(self, key, kids, limit)
+
+    monkeypatch.setattr(solve_mod, "FORCED_CHAIN", chain)
+    monkeypatch.setattr(solve_mod.KidCache, "add", spy)
+    for k, seed in CASES:
+        s = position(tmp_path, k, seed)
+        s.events = None
+        res = solve(s, 30, "dfpn")
+        assert res.value == brute(s), (k, seed, chain, res.describe())
+    if chain == 0:
+        assert single
+    elif chain == 16:
+        assert not single

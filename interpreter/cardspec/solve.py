@@ -446,6 +446,7 @@ def _shedding_estimate(s, seat_zones, attacker, n_moves):
 
 
 CACHE_STATES = 500_000   # dfpn's children cache: at most this many children (States) held
+FORCED_CHAIN = 16        # dfpn plays up to this many forced moves (one legal move) in a row inside one child
 
 
 class KidCache(dict):
@@ -554,6 +555,18 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                 c = s.clone(True)
                 c.apply_move(m)
                 nodes[0] += 1
+                if FORCED_CHAIN and not c.terminal:
+                    # a position with one legal move has that move's value: play it here instead of making
+                    # the position a node of its own (a chain of them, up to FORCED_CHAIN moves)
+                    mv = after[c.pc](c)
+                    j = 0
+                    while len(mv) == 1 and j < FORCED_CHAIN:
+                        c.apply_move(mv[0])
+                        nodes[0] += 1
+                        j += 1
+                        if c.terminal:
+                            break
+                        mv = after[c.pc](c)
                 if c.terminal:
                     v = terminal_value(c, 0)
                     if cut and v != DRAW and (v == WIN) == (mover == 0):   # the mover wins at once: decided
