@@ -236,11 +236,98 @@ class Tricks(Step):
                                            + ["p_card = c1[int(p_random() * len(c1))]"]
                                            + play_card + ["if done:", "    return"]]
         self._playout = comp.function("", (("random", INT),), statements=loop)
-        # The same loop with no event log to write (`record=False`: simulations, searches): no checks per play.
-        self._playout_quiet = comp.function("", (("random", INT),), statements=_without_events(loop))
+        # With no event log to write (`record=False`: simulations, searches): no checks per play, and
+        # after the trick in progress (if any) each trick is one unrolled block of n plays.
+        quiet = _without_events(loop)
+        rounds = self._trick_rounds(lead, play, after_play, after_trick, wins_src, key_src, cancel, res,
+                                    bisectable)
+        if rounds is not None:
+            i = quiet.index("while True:")
+            quiet = quiet[:i] + ["while plays:"] + quiet[i + 1:] + ["while True:"] + ["    " + ln for ln in rounds]
+        self._playout_quiet = comp.function("", (("random", INT),), statements=quiet)
         if not self.auto:
             self.apply = self._play_card                 # `apply` returns whether the step is over: so does this
         self._code_of = game.deck.code.__getitem__
+
+    def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
+        """Statements playing one whole trick at random, unrolled: the lead, then n - 1 followers.
+
+        Every seat plays once per trick in seat order from the leader, so the checks the one-play
+        body makes each time (lead or follow? trick complete?) are settled by position; each play's
+        seat and card are locals ``p_seat_i``/``p_card_i`` the resolution reads directly. Ends with
+        ``return`` when the step is over. Only for the quiet playout: no event lines. None when a
+        deck has several copies of a card (the legal list is then deduplicated).
+        """
+        if self.dedupe:
+            return None
+        n, H, W = self.game.n, self.hand, self.won
+        local = re.compile(r"\bs\.([vz])\[")
+        lead, play, after_play, after_trick = ([local.sub(r"\1[", ln) for ln in _without_events(lines)]
+                                               for lines in (lead, play, after_play, after_trick))
+        reads_to_act = any(f"v[{TO_ACT}]" in ln for ln in lead + play + after_play + after_trick
+                           + [wins_src, key_src])
+
+        def rename(lines, i):
+            return [re.sub(r"\bp_seat\b", f"p_seat_{i}", re.sub(r"\bp_card\b", f"p_card_{i}", ln))
+                    for ln in lines]
+
+        def restricted(lines):
+            return ["c0 = c1"] + lines + ["if not c1:", "    c1 = c0"] if lines else []
+
+        pick = ["p_card = c1[int(p_random() * len(c1))]", "p_hand.remove(p_card)"]
+        out = rename([f"p_seat = v[{TO_ACT}]", "p_hand = hands[p_seat]", "c1 = p_hand"]
+                     + restricted(lead) + restricted(play) + pick
+                     + [f"v[{LEADER}] = p_seat", f"led = v[{LED_SUIT}] = SUIT[p_card]"], 0)
+        if bisectable:
+            out += ["_lo = _RUN_LO[led]", "_hi = _RUN_HI[led]"]
+            follow = ["lo = _bisect(p_hand, _lo)", "hi = _bisect(p_hand, _hi, lo)",
+                      "c1 = p_hand[lo:hi] if hi > lo else p_hand"]
+        elif self.follow == "suit":
+            follow = ["c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
+        else:
+            follow = ["c1 = p_hand"]
+        out += rename(after_play, 0)
+        for i in range(1, n):
+            out += rename([f"p_seat = _NEXT_SEAT[p_seat_{i - 1}]"]
+                          + ([f"v[{TO_ACT}] = p_seat"] if reads_to_act else [])
+                          + ["p_hand = hands[p_seat]"] + follow + restricted(play) + pick + after_play, i)
+        out.append(f"v[{TO_ACT}] = p_seat_{n - 1}")
+        cards = "".join(f"p_card_{i}, " for i in range(n))
+        if cancel is not None:    # the general resolution, over the trick as a list
+            return out + ["plays = [" + ", ".join(f"(p_seat_{i}, p_card_{i})" for i in range(n)) + "]"] \
+                + [ln for ln in _without_events(res) if ln != "plays = s.plays = []"] \
+                + ["plays = s.plays", "if done:", "    return"]
+        wins_src, key_src = (re.sub(r"\b_led\b", "led", local.sub(r"\1[", x)) for x in (wins_src, key_src))
+        if "_trump" in wins_src + key_src:
+            out.append(f"_trump = v[{TRUMP}]")
+        out += ["p_winner = -1", "best_key = 0"]
+        for i in range(n):
+            out += rename([f"if {wins_src}:", f"    kv = {key_src}",
+                           "    if p_winner < 0 or kv > best_key:" if i else "    if True:",
+                           "        p_winner = p_seat", "        best_key = kv"], i)
+        out += ["p_leader = p_seat_0", f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]",
+                "if p_winner < 0:",
+                "    p_winner = p_seat_0"]
+        if self.carry:
+            out += ["    if not done:",
+                    f"        s.carried.extend(({cards}))",
+                    "        p_winner = -1"]
+        out += ["if p_winner >= 0:",
+                f"    dst = z[{W}][p_winner]",
+                f"    dst.extend(({cards}))",
+                "    if s.carried:",
+                "        dst.extend(s.carried)",
+                "        s.carried = []",
+                f"    v[{WINNER}] = p_winner"] + ["    " + ln for ln in after_trick] + [
+                "else:",
+                f"    v[{WINNER}] = p_winner = p_seat_0",
+                f"v[{LED_SUIT}] = -1",
+                "if done:",
+                "    return",
+                f"v[{TRICK_NUMBER}] += 1",
+                f"v[{LEADER}] = p_winner",
+                f"v[{TO_ACT}] = p_winner"]
+        return out
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):

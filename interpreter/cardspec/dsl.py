@@ -207,6 +207,7 @@ class Code:
     src: str
     type: str
     const: bool = False   # no state read: may be folded
+    values: frozenset | None = None   # every value it can take, when known (folds `card.suit == no_suit`)
 
 
 @dataclass
@@ -465,6 +466,11 @@ class _Compiler:
             elif {a.type, b.type} == {CARD, INT}:
                 hint = "compare card.rank with a rank"
             self.err(n, f"cannot compare {a.type} with {b.type}", hint)
+        if op in ("==", "!=", "<>"):
+            # A value that cannot occur: e.g. a card's suit against no_suit in a deck without jokers.
+            for x, y in ((a, b), (b, a)):
+                if x.values is not None and y.const and re.fullmatch(r"-?\d+", y.src) and int(y.src) not in x.values:
+                    return Code("False" if op == "==" else "True", BOOL, True)
         return Code(f"({a.src} {op} {b.src})", BOOL)
 
     def _in(self, n):
@@ -491,6 +497,10 @@ class _Compiler:
         b = self.want(right, self.c(right), INT)
         op = str(op)
         const = a.const and b.const
+        if op in "+-" and b.src in ("0", "(0)"):
+            return a                      # x + 0 (e.g. a trump bonus folded to 0 in a game without trumps)
+        if op == "+" and a.src in ("0", "(0)"):
+            return b
         if op in "/%" and re.fullmatch(r"\(?-?\d+\)?", b.src) and int(b.src.strip("()")) != 0:
             # a nonzero constant divisor needs no zero check (x / 0 and x % 0 are 0): plain Python
             return Code(f"({a.src} {'//' if op == '/' else '%'} {b.src})", INT, const)
@@ -510,7 +520,9 @@ class _Compiler:
         attr = str(name)
         if a.type in (CARD, ANY) and attr in self._CARD_ATTRS:
             table, t = self._CARD_ATTRS[attr]
-            return Code(f"{table}[{a.src}]", t)
+            deck = self.env.deck
+            values = frozenset(deck.suit) if attr == "suit" and deck is not None else None
+            return Code(f"{table}[{a.src}]", t, values=values)
         if a.type == CARD:
             close = difflib.get_close_matches(attr, list(self._CARD_ATTRS), n=1)
             self.err(name, f"a card has no '{attr}'", f"did you mean '{close[0]}'?" if close else

@@ -203,6 +203,10 @@ class Game:
         n = self.n
         for i, (name, t, _) in enumerate(SYSTEM_VARS):
             env.names[name] = Binding(f"s.v[{i}]", t)
+        # Only a `trump` step sets the trump suit: without one it is no_suit for the whole match, a
+        # constant the expressions fold away (`card.suit == trump` is false for every card).
+        if not any(isinstance(spec, dict) and "trump" in spec for spec in self.data.get("deal") or []):
+            env.names["trump"] = Binding("-1", SUIT, const=True)
         env.names["players"] = Binding(str(n), INT, const=True)
         env.names["seats"] = Binding(f"range({n})", INTS, const=True)
         env.names["no_suit"] = Binding("-1", SUIT, const=True)
