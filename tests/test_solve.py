@@ -287,3 +287,40 @@ def test_dfpn_playing_forced_moves_inside_a_child_agrees_with_brute_force(tmp_pa
         assert single
     elif chain == 16:
         assert not single
+
+
+@pytest.mark.parametrize("name,players", [("svoyi-koziri", 2), ("hearts", 4), ("burraco", 4), ("oh-hell", 3),
+                                          ("red-dog", 3), ("eleusis-prophets", 4)])
+def test_search_key_equal_exactly_when_position_keys_are(name, players):
+    """The search's table key (``solve._key``, docs/solve.md "The position") is built from the same parts as
+    ``State.position_key()`` without copying them into tuples: two positions get equal keys exactly when
+    their position keys are equal. Positions on random lines of several rulesets, plus copies with a hand
+    reordered and the turn count changed (neither is part of the position)."""
+    import cardspec.solve as solve_mod
+    from cardspec._slots import TURN
+    game = cardspec.load(name, players)
+    rng = random.Random(7)
+    states = []
+    for seed in range(6):
+        s = game.new_state(seed=seed)
+        s.events = None
+        for _ in range(60):
+            if s.terminal:
+                break
+            states.append(s)
+            c = s.clone()
+            for hands in (c.z[zn.index] for zn in game.zones if zn.per_seat):
+                for h in hands:
+                    rng.shuffle(h)
+            c.v[TURN] += 3
+            states.append(c)
+            legal = game.steps[s.pc].legal(s)
+            s = s.clone()
+            s.apply_move(legal[int(rng.random() * len(legal))])
+    assert len(states[0].position_key()) == solve_mod._KEY_PARTS   # a new part of the position: add it to _key
+    by_pk, by_key = {}, {}
+    for s in states:
+        pk, k = s.position_key(), solve_mod._key(s)
+        assert by_pk.setdefault(pk, k) == k
+        assert by_key.setdefault(k, pk) == pk
+    assert len(by_pk) < len(states) and len(by_pk) > len(states) // 4   # equal and different positions both seen
