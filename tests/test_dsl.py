@@ -203,3 +203,38 @@ def test_a_joker_has_no_suit_so_no_suit_is_not_folded_with_jokers():
     f = burraco.comp.function(src, card)
     assert f(None, burraco.deck.joker_face) is True
     assert f(None, burraco.deck.face("QS")) is False
+
+
+INLINE_VARIANT = """
+extends: black-lady
+name: inline-check
+define:
+  "higher_in_hand(x: card)": count(c in hand[0] where c.rank > x.rank)
+  twice(n): n + n
+  nth_pass(k): "[1, -1, 2, 0][(deal_number - 1 + k) % 4]"
+"""
+
+
+def test_definitions_inline_without_capturing_names(tmp_path):
+    """docs/dsl.md, `define:`: a definition is a pure expression; a small one is inlined where it is used
+    (no call), one with its own comprehension stays a call, so an argument's names are never captured by
+    the body's. Values are the same either way (computed here from the hand directly)."""
+    path = tmp_path / "v.yaml"
+    path.write_text(INLINE_VARIANT)
+    game = cardspec.load(str(path), 4)
+    s = game.new_state(seed=3)
+    hand = s.z[game.zone["hand"].index][0]
+    rank = game.deck.rank
+    card = (("card", "card"),)
+    src = _src(game, "count(c in hand[0] where higher_in_hand(c) > 2)")
+    assert "_d_higher_in_hand" in src                         # has a comprehension: called
+    f = game.comp.function(src)
+    assert f(s) == sum(1 for c in hand if sum(1 for d in hand if rank[d] > rank[c]) > 2)
+    src = _src(game, "twice(card.rank)", card)
+    assert "_d_twice" not in src and "RANK[p_card]" in src    # small and binder-free: inlined
+    assert game.comp.function(src, card)(s, hand[0]) == 2 * rank[hand[0]]
+    # x % 4 is 0..3, so indexing a 4-item constant list needs no range check (plain indexing).
+    src = _src(game, "nth_pass(1)")
+    assert "_at(" not in src
+    assert game.comp.function(src)(s) == [1, -1, 2, 0][(1 - 1 + 1) % 4]
+    assert "_at(" in _src(game, "[1, -1, 2, 0][deal_number]")   # unknown range: checked

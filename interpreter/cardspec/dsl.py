@@ -220,6 +220,8 @@ class Binding:
     params: tuple = ()
     param_types: tuple = ()
     const: bool = False
+    body: str | None = None   # a small definition's generated source (parameters p_NAME), inlined at each use
+    values: frozenset | None = None   # the values a parameterless definition can take, when known
 
 
 @dataclass
@@ -377,6 +379,8 @@ class _Compiler:
         if b.kind == "define":
             if b.params:
                 self.err(tok, f"'{tok}' takes {len(b.params)} argument(s): {tok}({', '.join(b.params)})")
+            if b.body is not None:
+                return Code(f"({b.body})", b.type, values=b.values)
             return Code(f"{b.src}(s)", b.type)
         return Code(b.src, b.type, b.const)
 
@@ -503,7 +507,9 @@ class _Compiler:
             return b
         if op in "/%" and re.fullmatch(r"\(?-?\d+\)?", b.src) and int(b.src.strip("()")) != 0:
             # a nonzero constant divisor needs no zero check (x / 0 and x % 0 are 0): plain Python
-            return Code(f"({a.src} {'//' if op == '/' else '%'} {b.src})", INT, const)
+            k = int(b.src.strip("()"))
+            values = frozenset(range(k)) if op == "%" and 0 < k <= 64 else None   # x % k is 0 … k-1
+            return Code(f"({a.src} {'//' if op == '/' else '%'} {b.src})", INT, const, values)
         if op == "/":
             return Code(f"_div({a.src}, {b.src})", INT, const)
         if op == "%":
@@ -540,6 +546,13 @@ class _Compiler:
             self.err(obj, f"cannot index {a.type} with [ ]")
         if e == ANY or elem(e) is not None:
             return Code(f"{a.src}[{i.src}]", e)
+        if a.const and i.values is not None and a.src.startswith("("):
+            try:
+                size = len(eval(a.src, {}))   # noqa: S307 - a folded constant tuple of the checked tree
+            except Exception:  # noqa: BLE001
+                size = -1
+            if i.values and all(-size <= x < size for x in i.values):   # always in range: plain indexing
+                return Code(f"{a.src}[{i.src}]", e)
         return Code(f"_at({a.src}, {i.src})", e)
 
     # ---- comprehensions and calls ---------------------------------------
@@ -613,6 +626,9 @@ class _Compiler:
                 code = self.c(a)
                 self.want(a, code, t)
                 srcs.append(code.src)
+            inline = _inline(b, srcs)
+            if inline is not None:
+                return Code(inline, b.type)
             return Code(f"{b.src}(s, {', '.join(srcs)})", b.type)
         fn = BUILTINS.get(fname)
         if fn is None:
@@ -622,6 +638,34 @@ class _Compiler:
                                                                        if v.kind == "define"], n=1)
             self.err(fname_tok, f"unknown function '{fname}'", f"did you mean '{close[0]}'?" if close else "")
         return fn(self, n, args)
+
+
+def inline_body(src: str) -> str | None:
+    """``src`` (a definition's generated body) when it may be inlined at its uses, else None.
+
+    Inlined: short bodies that bind no names of their own (no comprehension, so an argument's names
+    cannot be captured) and hold no string literal (where a parameter's name could appear as text).
+    A definition is a pure expression, so inlining it changes nothing but the cost of a call.
+    """
+    if len(src) > 240 or " for " in src or "lambda" in src or "'" in src or '"' in src:
+        return None
+    return src
+
+
+_SIMPLE_ARG = re.compile(r"[\w.\[\]]+|\(-?\d+\)")
+
+
+def _inline(b: Binding, args: list) -> str | None:
+    """A call of definition ``b`` with argument sources ``args`` as one expression, or None."""
+    if b.body is None:
+        return None
+    body = b.body
+    for name, arg in zip(b.params, args):
+        pat = re.compile(rf"\bp_{name}\b")
+        if len(pat.findall(body)) > 1 and not _SIMPLE_ARG.fullmatch(arg):
+            return None   # an argument with work in it is not evaluated twice
+        body = pat.sub(lambda m: f"({arg})" if not _SIMPLE_ARG.fullmatch(arg) else arg, body)
+    return f"({body})"
 
 
 # ---- builtin functions -------------------------------------------------------

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from . import _steps
 from ._compile import INTS, SEAT_ZONE, ZONE, Compiler
 from .cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
-from .dsl import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, list_of
+from .dsl import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of
 from .errors import GameOver, IllegalAction, Problem, RulesetError
 from .loader import Ruleset, is_by_option, read_ruleset
 
@@ -296,7 +296,8 @@ class Game:
                 continue
             comp.function(code.src, tuple(zip([p for p, _ in params], ptypes)), name=fname)
             self.env.names[name] = Binding(fname, code.type, kind="define", params=tuple(p for p, _ in params),
-                                           param_types=tuple(ptypes))
+                                           param_types=tuple(ptypes), body=inline_body(code.src),
+                                           values=code.values)
 
     def _semantic_checks(self, comp: Compiler):
         rs = self.ruleset
