@@ -550,6 +550,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
 
     hint = hint or None
     canon = {}.setdefault
+    forced_chain = FORCED_CHAIN
     # each step's move lister for a state it just stopped at (the turns step's fast path), by step index
     after = [getattr(st, "legal_after_apply", None) or st.legal for st in state.game.steps]
 
@@ -570,12 +571,12 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                 c = s.clone(True)
                 c.apply_move(m)
                 nodes[0] += 1
-                if FORCED_CHAIN and not c.terminal:
+                if not c.terminal:
+                    mv = after[c.pc](c)
                     # a position with one legal move has that move's value: play it here instead of making
                     # the position a node of its own (a chain of them, up to FORCED_CHAIN moves)
-                    mv = after[c.pc](c)
                     j = 0
-                    while len(mv) == 1 and j < FORCED_CHAIN:
+                    while len(mv) == 1 and j < forced_chain:
                         c.apply_move(mv[0])
                         nodes[0] += 1
                         j += 1
@@ -591,7 +592,6 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                     continue
                 # the moves as a tuple of shared objects: equal moves of different positions are one object
                 # (a move list of fresh tuples weighed about as much as the child's State)
-                mv = after[c.pc](c)
                 kids.append((_key(c), c, tuple(map(canon, mv, mv)), None))
             kid_cache.add(key, kids, cache_states)
         for ck, c, cm, _ in kids:
