@@ -279,18 +279,29 @@ class Tricks(Step):
                      + restricted(lead) + restricted(play) + pick
                      + [f"v[{LEADER}] = p_seat", f"led = v[{LED_SUIT}] = SUIT[p_card]"], 0)
         if bisectable:
+            # The hand is sorted: the led suit's cards are p_hand[lo:hi] (a void: the whole hand). A card
+            # is drawn from that range by index (the same card the list form draws from the same number)
+            # and popped; a list is made only when the play restriction narrows it.
             out += ["_lo = _RUN_LO[led]", "_hi = _RUN_HI[led]"]
+            draw = ["p_card = p_hand.pop(lo + int(p_random() * (hi - lo)))"]
+            narrowed = [re.sub(r"^(\s*c1 = )(.*)$", lambda m: m.group(1) + re.sub(r"\bc1\b", "p_hand[lo:hi]",
+                                                                                  m.group(2)), ln) for ln in play]
             follow = ["lo = _bisect(p_hand, _lo)", "hi = _bisect(p_hand, _hi, lo)",
-                      "c1 = p_hand[lo:hi] if hi > lo else p_hand"]
+                      "if hi == lo:", "    lo = 0", "    hi = len(p_hand)"]
+            if play:   # at most one `c1 = …` runs on any path of a filter (dsl filter_lines)
+                follow += ["c1 = None"] + narrowed + ["if c1:"] + ["    " + ln for ln in pick] \
+                    + ["else:"] + ["    " + ln for ln in draw]
+            else:
+                follow += draw
         elif self.follow == "suit":
-            follow = ["c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
+            follow = ["c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"] + restricted(play) + pick
         else:
-            follow = ["c1 = p_hand"]
+            follow = ["c1 = p_hand"] + restricted(play) + pick
         out += rename(after_play, 0)
         for i in range(1, n):
             out += rename([f"p_seat = _NEXT_SEAT[p_seat_{i - 1}]"]
                           + ([f"v[{TO_ACT}] = p_seat"] if reads_to_act else [])
-                          + ["p_hand = hands[p_seat]"] + follow + restricted(play) + pick + after_play, i)
+                          + ["p_hand = hands[p_seat]"] + follow + after_play, i)
         out.append(f"v[{TO_ACT}] = p_seat_{n - 1}")
         cards = "".join(f"p_card_{i}, " for i in range(n))
         if cancel is not None:    # the general resolution, over the trick as a list
