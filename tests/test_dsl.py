@@ -231,10 +231,52 @@ def test_definitions_inline_without_capturing_names(tmp_path):
     f = game.comp.function(src)
     assert f(s) == sum(1 for c in hand if sum(1 for d in hand if rank[d] > rank[c]) > 2)
     src = _src(game, "twice(card.rank)", card)
-    assert "_d_twice" not in src and "RANK[p_card]" in src    # small and binder-free: inlined
+    assert "_d_twice" not in src                              # small and binder-free: inlined
     assert game.comp.function(src, card)(s, hand[0]) == 2 * rank[hand[0]]
     # x % 4 is 0..3, so indexing a 4-item constant list needs no range check (plain indexing).
     src = _src(game, "nth_pass(1)")
     assert "_at(" not in src
     assert game.comp.function(src)(s) == [1, -1, 2, 0][(1 - 1 + 1) % 4]
     assert "_at(" in _src(game, "[1, -1, 2, 0][deal_number]")   # unknown range: checked
+
+
+@pytest.mark.parametrize("text", [
+    "card.suit == hearts or card == QS",
+    "card.points > 0",
+    "card.rank * 2 + (if card.suit == spades then 100 else 0)",
+    "card.suit != hearts and card.rank >= 10",
+    "card.color == red",
+])
+def test_card_only_conditions_become_tables(text):
+    """DESIGN.md "Speed" (precomputed tables): an expression of one card and constants is computed for every
+    face once, at load, and read from a table during play; the table answers what the expression answers
+    for every face and for -1 ("no card")."""
+    card = (("card", "card"),)
+    src = _src(GAME, text, card)
+    assert src.startswith("_T") and src.endswith("[p_card]")
+    f = GAME.comp.function(src, card)
+    deck = GAME.deck
+    for face in list(range(len(deck.suit))) + [-1]:
+        # the same expression without tables: evaluated on the face's attributes directly
+        ns = GAME.ns
+        suit, rank, pts, code = ns["SUIT"][face], ns["RANK"][face], ns["POINTS"][face], deck.code[face]
+        want = {
+            "card.suit == hearts or card == QS": suit == deck.suit_index("H") or (face != -1 and code == "QS"),
+            "card.points > 0": pts > 0,
+            "card.rank * 2 + (if card.suit == spades then 100 else 0)":
+                rank * 2 + (100 if suit == deck.suit_index("S") else 0),
+            "card.suit != hearts and card.rank >= 10": suit != deck.suit_index("H") and rank >= 10,
+            "card.color == red": ns["COLOR"][face] == ns["COLOR"][deck.face("AH")],
+        }[text]
+        assert f(STATE, face) == want, (text, face)
+
+
+def test_a_table_true_for_one_card_filters_by_counting_it():
+    """A restriction naming one card (`card == 2C`, or a condition only one face meets) keeps that card's
+    copies, counted in C: no per-card test (hearts: the 2 of clubs leads)."""
+    from cardspec.dsl import _Compiler, parse, Binding
+    params = {"card": Binding("p_card", "card")}
+    for text in ("card == 2C", "card.suit == clubs and card.rank == 2"):
+        lines = _Compiler(GAME.env, params).filter_lines(parse(text), "p_card", "c1")
+        two = GAME.deck.face("2C")
+        assert lines == [f"c1 = [{two}] * c1.count({two})"], (text, lines)

@@ -43,6 +43,8 @@ def elem(t: str) -> str | None:
 
 
 _READS_STATE = re.compile(r"\bs\.|\(s[,)]|\bp_")
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_PY_WORDS = {"and", "or", "not", "if", "else", "True", "False", "None", "in", "is"}
 
 
 class DslError(Exception):
@@ -271,8 +273,10 @@ class _Compiler:
         ``if pass_to == "left" then … else …`` costs nothing during play.)
         """
         ns = self.env.ns
-        if ns is None or code.type == ANY or _READS_STATE.search(code.src):
+        if ns is None or code.type == ANY:
             return code
+        if _READS_STATE.search(code.src) or "_l" in code.src:
+            return self.tabulate(code)
         if code.src in ("True", "False") or code.src.lstrip("-").isdigit():
             code.const = True
             return code
@@ -288,6 +292,50 @@ class _Compiler:
                                                    all(isinstance(x, (bool, int, str)) for x in value)):
             return Code(repr(value), code.type, True)
         return code
+
+    def tabulate(self, code: Code) -> Code:
+        """A computation on one card and constants only, as a table indexed by that card.
+
+        ``SUIT[p_card] == 1 or p_card == 10`` becomes ``_T3[p_card]``, the values for every face
+        computed once at load (DESIGN.md, "Speed": precomputed tables). The table has one more
+        entry, last, for -1 (a card expression's "none"), so ``T[-1]`` is what the expression
+        gives for -1; anything else (another variable, a state read, a string) is left as it is.
+        """
+        if code.type not in (BOOL, INT, SUIT, COLOR) or self.env.deck is None:
+            return code
+        names = set(_IDENT.findall(code.src)) - _PY_WORDS
+        free = [nm for nm in names if nm not in self.env.ns]
+        if len(free) != 1 or re.fullmatch(r"[A-Z_]+\[\w+\]", code.src) or "'" in code.src or '"' in code.src:
+            return code
+        var = free[0]
+        if self._local_type(var) != CARD:
+            return code
+        faces = len(self.env.deck.suit)
+        try:
+            f = eval(f"lambda {var}: {code.src}", self.env.ns)  # noqa: S307 - generated from the checked tree
+            table = tuple(f(x) for x in range(-1, faces))
+        except Exception:  # noqa: BLE001 - leave it to run time
+            return code
+        table = table[1:] + table[:1]   # faces 0 … F-1, then -1 last (Python's T[-1])
+        if not all(isinstance(x, (bool, int)) for x in table):
+            return code
+        tables = self.env.ns.setdefault("_TABLES", {})
+        name = tables.get(table)
+        if name is None:
+            name = tables[table] = f"_T{len(tables)}"
+            self.env.ns[name] = table
+        return Code(f"{name}[{var}]", code.type, values=frozenset(table) if len(set(table)) <= 64 else None)
+
+    def _local_type(self, src: str):
+        """Type of the parameter or comprehension variable whose Python name is ``src`` (None if not one)."""
+        for frame in reversed(self.locals):
+            for b in frame.values():
+                if b.src == src:
+                    return b.type
+        for b in self.params.values():
+            if b.src == src:
+                return b.type
+        return None
 
     def independent(self, code: Code, var: str) -> bool:
         """Whether generated ``code`` does not use the local ``var`` (e.g. ``p_card``)."""
@@ -329,6 +377,11 @@ class _Compiler:
         if self.independent(code, var):
             return [f"{indent}if not ({code.src}):", f"{indent}    {lst} = []"]
         m = re.fullmatch(rf"\(*{re.escape(var)} == (\d+)\)*", code.src)
+        t = re.fullmatch(rf"(_T\d+)\[{re.escape(var)}\]", code.src)
+        if t and code.type == BOOL:   # a tabulated condition true for one face only: that card
+            hits = [f for f, x in enumerate(self.env.ns[t.group(1)][:-1]) if x]
+            if len(hits) == 1:
+                m = re.fullmatch(r"(\d+)", str(hits[0]))
         if m:   # one card named: its copies, counted in C (no per-card Python)
             return [f"{indent}{lst} = [{m.group(1)}] * {lst}.count({m.group(1)})"]
         return [f"{indent}{lst} = [{var} for {var} in {lst} if {code.src}]"]
