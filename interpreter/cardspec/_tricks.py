@@ -311,28 +311,36 @@ class Tricks(Step):
         wins_src, key_src = (re.sub(r"\b_led\b", "led", local.sub(r"\1[", x)) for x in (wins_src, key_src))
         if "_trump" in wins_src + key_src:
             out.append(f"_trump = v[{TRUMP}]")
-        out += ["p_winner = -1", "best_key = 0"]
+        # The led card's suit is the led suit: when `wins` holds for any card of the led suit (the
+        # usual `card.suit == led_suit or …`), the lead can win, so some card always wins the trick.
+        lead_wins = rename([wins_src], 0)[0].replace("(SUIT[p_card_0] == led)", "True")
+        lead_always = lead_wins == "True" or lead_wins.startswith("(True or ")
+        out += ["p_winner = -1", "best_key = 0"] if not lead_always else []
         for i in range(n):
+            if i == 0 and lead_always:
+                out += rename([f"best_key = {key_src}", "p_winner = p_seat"], 0)
+                continue
             out += rename([f"if {wins_src}:", f"    kv = {key_src}",
-                           "    if p_winner < 0 or kv > best_key:" if i else "    if True:",
+                           ("    if kv > best_key:" if lead_always else "    if p_winner < 0 or kv > best_key:")
+                           if i else "    if True:",
                            "        p_winner = p_seat", "        best_key = kv"], i)
-        out += ["p_leader = p_seat_0", f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]",
-                "if p_winner < 0:",
-                "    p_winner = p_seat_0"]
-        if self.carry:
-            out += ["    if not done:",
-                    f"        s.carried.extend(({cards}))",
-                    "        p_winner = -1"]
-        out += ["if p_winner >= 0:",
-                f"    dst = z[{W}][p_winner]",
-                f"    dst.extend(({cards}))",
-                "    if s.carried:",
-                "        dst.extend(s.carried)",
-                "        s.carried = []",
-                f"    v[{WINNER}] = p_winner"] + ["    " + ln for ln in after_trick] + [
-                "else:",
-                f"    v[{WINNER}] = p_winner = p_seat_0",
-                f"v[{LED_SUIT}] = -1",
+        out += ["p_leader = p_seat_0", f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]"]
+        if not lead_always:
+            out += ["if p_winner < 0:", "    p_winner = p_seat_0"]
+            if self.carry:
+                out += ["    if not done:",
+                        f"        s.carried.extend(({cards}))",
+                        "        p_winner = -1"]
+        take = [f"dst = z[{W}][p_winner]", f"dst.extend(({cards}))"]
+        if self.carry:   # cards of earlier tricks nobody won go with this one
+            take += ["if s.carried:", "    dst.extend(s.carried)", "    s.carried = []"]
+        take += [f"v[{WINNER}] = p_winner"] + after_trick
+        if lead_always or not self.carry:
+            out += take
+        else:
+            out += ["if p_winner >= 0:"] + ["    " + ln for ln in take] + [
+                    "else:", f"    v[{WINNER}] = p_winner = p_seat_0"]
+        out += [f"v[{LED_SUIT}] = -1",
                 "if done:",
                 "    return",
                 f"v[{TRICK_NUMBER}] += 1",
