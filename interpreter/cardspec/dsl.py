@@ -27,6 +27,8 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from ._fastparse import parse as fast_parse
+
 INT, BOOL, CARD, SUIT, COLOR, STR, ANY = "int", "bool", "card", "suit", "color", "str", "any"
 
 
@@ -108,8 +110,10 @@ def parse(text: str) -> Tree:
             line = text.count("\n", 0, i) + 1
             raise DslError(f"brackets nested more than {MAX_NESTING} deep", line, i - (text.rfind("\n", 0, i) + 1) + 1,
                            "split it into definitions (define:)")
+    tree = fast_parse(text)   # the same tree as lark's, or None: lark then parses (and explains an error)
     try:
-        tree = parser().parse(text)
+        if tree is None:
+            tree = parser().parse(text)
     except UnexpectedCharacters as e:
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else ""
         hint = ""
