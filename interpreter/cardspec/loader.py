@@ -478,6 +478,21 @@ def _validator():
     return cls(schema())
 
 
+@lru_cache(maxsize=1)
+def _fast_check():
+    from ._schemacheck import checker
+
+    return checker(schema())
+
+
+def _iter_errors(instance) -> list:
+    """jsonschema's errors for ``instance``; none, without running jsonschema, when the fast check passes it."""
+    check = _fast_check()
+    if check is not None and check(instance):
+        return []
+    return list(_validator().iter_errors(instance))
+
+
 def _where(path) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
 
@@ -556,12 +571,11 @@ def _schema_errors(data, pos: Positions, problems: list):
         elif "cases" in node and not isinstance(node["cases"], dict):
             problems.append(pos.problem(path + ("cases",), "cases: is a mapping of option value → value"))
     first = {path: _alternatives(node, options)[0] for path, node in nodes}
-    validator = _validator()
-    out = [(tuple(e.absolute_path), e) for e in validator.iter_errors(_substitute(data, lambda p, n: first[p]))]
+    out = [(tuple(e.absolute_path), e) for e in _iter_errors(_substitute(data, lambda p, n: first[p]))]
     for path, node in nodes:
         for alt in _alternatives(node, options)[1:]:
             tried = _substitute(data, lambda p, n: alt if p == path else first[p])
-            for e in validator.iter_errors(tried):
+            for e in _iter_errors(tried):
                 epath = tuple(e.absolute_path)
                 if epath[:len(path)] == path:
                     out.append((path + alt[0] + epath[len(path):], e))
@@ -576,11 +590,11 @@ def _check_schema(data, pos: Positions):
     twice; errors under a value of the wrong type are dropped (they follow
     from it).
     """
-    import jsonschema
-
     problems = []
     errors = []
     for path, raw in _schema_errors(data, pos, problems):
+        import jsonschema   # only when there are errors: a valid ruleset never imports it
+
         e = jsonschema.exceptions.best_match([raw])   # may be a deeper error of raw's context
         errors.append((path + tuple(e.absolute_path)[len(raw.absolute_path):], e))
     unknown = {}          # path → unknown keys found there
