@@ -287,13 +287,29 @@ def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positio
 
 
 def _copy_pos(src: Positions, frm, to, dst: Positions):
+    """Copy the positions of ``src`` under path ``frm`` (and of its keys) to path ``to`` in ``dst``, in order."""
     n = len(frm)
-    for k, v in src.items():
+    for k in _under(src, n).get(frm, ()):
         if k and k[0] == "key":
-            if k[1:1 + n] == frm:
-                dst[("key",) + to + k[1 + n:]] = v
-        elif k[:n] == frm:
-            dst[to + k[n:]] = v
+            dst[("key",) + to + k[1 + n:]] = src[k]
+        else:
+            dst[to + k[n:]] = src[k]
+
+
+def _under(src: Positions, n: int) -> dict:
+    """Prefix of length ``n`` → the paths of ``src`` under it, in ``src``'s order (built once per
+    length: merging copies one subtree per key, and a scan of every position each time was quadratic)."""
+    cache = src.__dict__.get("_under")
+    if cache is None or cache[0] != len(src):
+        cache = (len(src), {})
+        src.__dict__["_under"] = cache
+    index = cache[1].get(n)
+    if index is None:
+        index = {}
+        for k in src:
+            index.setdefault(k[1:1 + n] if k and k[0] == "key" else k[:n], []).append(k)
+        cache[1][n] = index
+    return index
 
 
 def read_ruleset(name_or_path: str, _seen=None, strict: bool = True) -> Ruleset:
