@@ -109,8 +109,13 @@ def measure(names, seconds, rounds=1):
         for _ in range(max(rounds, 1)):
             for key, run in engines.items():
                 row[key] = max(row.get(key, 0.0), run(seconds / max(rounds, 1)))
-        results[name] = {k: round(v, 1) for k, v in row.items()}
+        results[name] = {k: (round(v, 1) if v >= 10 else float(f"{v:.3g}")) for k, v in row.items()}
     return results
+
+
+def _rate(x: float, width: int) -> str:
+    """A games/s cell: whole numbers, but two significant digits below 10 (a long match: 0.31, not 0)."""
+    return f"{x:>{width}.0f}" if not x < 10 else f"{x:>{width}.2g}"
 
 
 def main(argv=None):
@@ -128,9 +133,9 @@ def main(argv=None):
         return
     print(f"{'ruleset':34} {'loop':>9} {'api':>9} {'openspiel':>10} {'handwritten':>12}   games/s")
     for name, row in results.items():
-        cells = [f"{row.get(k, float('nan')):>9.0f}" for k in ("cardspec_loop", "cardspec_api")]
-        cells.append(f"{row['openspiel']:>10.0f}" if "openspiel" in row else f"{'-':>10}")
-        cells.append(f"{row['handwritten']:>12.0f}" if "handwritten" in row else f"{'-':>12}")
+        cells = [_rate(row.get(k, float('nan')), 9) for k in ("cardspec_loop", "cardspec_api")]
+        cells.append(_rate(row['openspiel'], 10) if "openspiel" in row else f"{'-':>10}")
+        cells.append(_rate(row['handwritten'], 12) if "handwritten" in row else f"{'-':>12}")
         print(f"{name:34} " + " ".join(cells))
     h = results.get("hearts")
     if h and "openspiel" in h and "handwritten" in h:
