@@ -27,6 +27,7 @@ from ._yaml import Pos, Positions, Replace, load_yaml
 from .errors import Problem, RulesetError
 
 
+@lru_cache(maxsize=None)
 def _data_dir(name: str) -> Path:
     """Folder of built-in data: inside the wheel (``cardspec/_data/NAME``) or the source tree."""
     packaged = Path(str(resources.files("cardspec"))) / "_data" / name
@@ -523,20 +524,28 @@ def is_by_option(x) -> bool:
     return isinstance(x, dict) and isinstance(x.get("by_option"), str) and set(x) <= BY_OPTION_KEYS
 
 
-def _by_option_nodes(x, path=()):
+def _by_option_nodes(x, path=()) -> list:
     """``(path, node)`` of every by_option mapping in ``x``, outermost first (then those in its cases)."""
+    out = []
+    _collect_by_option(x, path, out)
+    return out
+
+
+def _collect_by_option(x, path, out: list):
     if is_by_option(x):
-        yield path, x
+        out.append((path, x))
         for k, v in (x.get("cases") or {}).items() if isinstance(x.get("cases"), dict) else ():
-            yield from _by_option_nodes(v, path + ("cases", k))
+            _collect_by_option(v, path + ("cases", k), out)
         if "default" in x:
-            yield from _by_option_nodes(x["default"], path + ("default",))
+            _collect_by_option(x["default"], path + ("default",), out)
     elif isinstance(x, dict):
         for k, v in x.items():
-            yield from _by_option_nodes(v, path + (k,))
+            if isinstance(v, (dict, list)):
+                _collect_by_option(v, path + (k,), out)
     elif isinstance(x, list):
         for i, v in enumerate(x):
-            yield from _by_option_nodes(v, path + (i,))
+            if isinstance(v, (dict, list)):
+                _collect_by_option(v, path + (i,), out)
 
 
 def _alternatives(node, options) -> list:
@@ -572,7 +581,7 @@ def _schema_errors(data, pos: Positions, problems: list):
     """``(path, error)`` of every schema error, a by_option mapping checked as each value it may take
     (an error inside one of its cases is reported there). Misused by_option mappings go to ``problems``."""
     options = data.get("options") if isinstance(data.get("options"), dict) else {}
-    nodes = list(_by_option_nodes(data))
+    nodes = _by_option_nodes(data)
     for path, node in nodes:
         if path and path[0] in NO_BY_OPTION:
             problems.append(pos.problem(path + ("by_option",), f"by_option cannot choose a value under "
@@ -586,6 +595,8 @@ def _schema_errors(data, pos: Positions, problems: list):
                                         f"did you mean '{close[0]}'?" if close else "declare it under options:"))
         elif "cases" in node and not isinstance(node["cases"], dict):
             problems.append(pos.problem(path + ("cases",), "cases: is a mapping of option value → value"))
+    if not nodes and _fast_check() is not None and _fast_check()(data):
+        return []   # the usual case: nothing to substitute, and valid
     first = {path: _alternatives(node, options)[0] for path, node in nodes}
     out = [(tuple(e.absolute_path), e) for e in _iter_errors(_substitute(data, lambda p, n: first[p]))]
     for path, node in nodes:
