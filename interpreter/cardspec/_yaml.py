@@ -193,11 +193,44 @@ class _ScalarLoader(yaml.SafeLoader):
 
 _LOADER = _ScalarLoader("")
 #: libyaml's parser when PyYAML was built with it (about 10x faster; same nodes and marks).
-_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_COMPOSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _COMPOSER(_BASE_COMPOSER):
+    """The composer with its tag resolution remembered per (kind, text, implicit): the same tags as
+    the base class, which runs a few regular expressions in Python for every scalar."""
+
+    _resolved: dict = {}
+
+    def resolve(self, kind, value, implicit):
+        key = (kind, value, implicit)
+        try:
+            return self._resolved[key]
+        except KeyError:
+            pass
+        except TypeError:   # pragma: no cover - unhashable arguments
+            return super().resolve(kind, value, implicit)
+        tag = super().resolve(kind, value, implicit)
+        if len(self._resolved) > 50_000:
+            self._resolved.clear()
+        self._resolved[key] = tag
+        return tag
+
+    if not _BASE_COMPOSER.yaml_path_resolvers:   # then both do nothing; skip the two calls per node
+        def descend_resolver(self, current_node, current_index):
+            return None
+
+        def ascend_resolver(self):
+            return None
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
 
 
 def _scalar_value(node):
     """Resolve a plain scalar the way SafeLoader would (int, float, bool, null, str)."""
+    if node.tag == _STR_TAG:   # SafeConstructor.construct_yaml_str: the text itself
+        return node.value
     ctor = _LOADER.yaml_constructors.get(node.tag)
     if ctor is None:
         return node.value
