@@ -27,6 +27,7 @@ _TOKEN = re.compile(r"""
   | (?P<ADD_OP>[+-])
   | (?P<MUL_OP>[*/%])
   | (?P<punct>[.\[\](),])
+  | (?P<bad>[\s\S])
 """, re.VERBOSE)
 
 _KEYWORDS = frozenset(["if", "then", "else", "or", "and", "not", "in", "true", "false", "where", "for", "by"])
@@ -40,33 +41,36 @@ def _lex(text: str):
     """Tokens ``(kind, value, start, line, column)``; kind is a terminal name, a keyword or a punctuation
     character (``-`` is ``ADD_OP`` here; the parser reads it as negation in operand position)."""
     out = []
-    pos, n, line, line_start = 0, len(text), 1, 0
-    match = _TOKEN.match
-    while pos < n:
-        m = match(text, pos)
-        if m is None:
-            raise _Bail
+    append = out.append
+    line, line_start = 1, 0
+    for m in _TOKEN.finditer(text):   # every character starts a match (the last group is "bad")
         kind = m.lastgroup
         value = m.group()
+        pos = m.start()
         if kind == "ws":
-            nl = value.count("\n")
-            if nl:
-                line += nl
+            if "\n" in value:
+                line += value.count("\n")
                 line_start = pos + value.rfind("\n") + 1
-        else:
-            if kind == "NAME" and value in _KEYWORDS:
+            continue
+        if kind == "NAME":
+            if value in _KEYWORDS:
                 kind = value
-            elif kind == "punct":
-                kind = value
-            out.append((kind, value, pos, line, pos - line_start + 1))
-        pos = m.end()
-    out.append(("$END", "", n, line, n - line_start + 1))
+        elif kind == "punct":
+            kind = value
+        elif kind == "bad":
+            raise _Bail
+        append((kind, value, pos, line, pos - line_start + 1))
+    n = len(text)
+    append(("$END", "", n, line, n - line_start + 1))
     return out
+
+
+_new_token = Token._future_new   # Token(...) without the deprecation-argument check
 
 
 def _tok(t) -> Token:
     kind, value, start, line, col = t
-    return Token(kind, value, start, line, col, line, col + len(value), start + len(value))
+    return _new_token(kind, value, start, line, col, line, col + len(value), start + len(value))
 
 
 # positions of a child: a Token (named or not, as a tuple) or a Tree (its container span)
@@ -129,7 +133,7 @@ class _Parser:
 
     def or_expr(self):
         left = self.and_expr()
-        while self.peek() == "or":
+        while self.toks[self.i][0] == "or":
             self.i += 1
             right = self.and_expr()
             left = _node("or_", [left, right], left, right)
@@ -137,7 +141,7 @@ class _Parser:
 
     def and_expr(self):
         left = self.not_expr()
-        while self.peek() == "and":
+        while self.toks[self.i][0] == "and":
             self.i += 1
             right = self.not_expr()
             left = _node("and_", [left, right], left, right)
@@ -170,7 +174,7 @@ class _Parser:
 
     def sum(self):
         left = self.product()
-        while self.peek() == "ADD_OP":
+        while self.toks[self.i][0] == "ADD_OP":
             op = _tok(self.take("ADD_OP"))
             right = self.product()
             left = _node("binop", [left, op, right], left, right)
@@ -178,7 +182,7 @@ class _Parser:
 
     def product(self):
         left = self.unary()
-        while self.peek() == "MUL_OP":
+        while self.toks[self.i][0] == "MUL_OP":
             op = _tok(self.take("MUL_OP"))
             right = self.unary()
             left = _node("binop", [left, op, right], left, right)
@@ -190,12 +194,10 @@ class _Parser:
             self.i += 1
             x = self.unary()
             return _node("neg", [x], t, x)
-        return self.postfix()
-
-    def postfix(self):
         x = self.atom()
-        while True:
-            k = self.peek()
+        toks = self.toks
+        while True:   # postfix: .NAME and [index]
+            k = toks[self.i][0]
             if k == ".":
                 self.i += 1
                 name = _tok(self.take("NAME"))
