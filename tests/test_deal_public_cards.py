@@ -69,3 +69,17 @@ def test_burraco_first_discard_stays_known_under_later_discards():
             assert d.view(seat) == s.view(seat)
         checked += 1
     assert checked >= 10
+
+
+def test_play_log_prints_the_public_card_of_a_deal():
+    """burraco.md "Deal": a player reading the play log sees the first discard's card, as at the table
+    (the log printed only "discard: 1 card")."""
+    from cardspec.play import format_events
+    code = BURRACO.deck.code
+    for seed in range(3):
+        s = BURRACO.new_state(seed=seed)
+        first = code[s.z[BURRACO.zone["discard"].index][-1]]
+        lines = format_events(BURRACO, s.log(1), seat=1)
+        assert f"  discard: 1 card, top: {first}" in lines
+        pot = len(s.z[BURRACO.zone["pot1"].index])
+        assert f"  pot1: {pot} cards" in lines            # a face-down pot stays a count

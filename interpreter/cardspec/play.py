@@ -55,7 +55,10 @@ def format_events(game, events, seat=None) -> list:
                 else:
                     lines.append(f"  {name}: {_n(ev['count'], 'card')}, face up: {up}")
             elif "count" in ev and ev["count"]:
-                lines.append(f"  {name}: {_n(ev['count'], 'card')}")
+                # what every seat sees of a shared zone: its dealt cards (face up) or a pile's top card
+                shown = (": " + " ".join(ev["cards"])) if ev.get("cards") else \
+                    (f", top: {ev['top']}" if ev.get("top") else "")
+                lines.append(f"  {name}: {_n(ev['count'], 'card')}{shown}")
             elif "each" in ev:
                 lines.append(f"  dealt {ev['each']} cards to each {name}")
         elif t == "pass":
