@@ -84,3 +84,13 @@ def test_generic_reasons_match_end_condition_and_deal_count():
     assert s.log_all()[-1]["reason"] == "the match's end condition is met"
     s = play_out(cardspec.load("hearts", 4, {"deals": 2}), 1)
     assert s.log_all()[-1]["reason"] == "all 2 deals are played"
+
+
+def test_until_reason_when_no_seat_can_play_from_the_start():
+    """red-dog.md (casino): a player below the minimum bet cannot bet; with every bankroll below it the
+    session ends at once, and the reason is the turns step's own (`until_reason`), not 'the deal is over'."""
+    import cardspec
+    g = cardspec.load("red-dog-casino", 1, {"bankroll": 5, "min_bet": 10})
+    s = g.new_state(seed=1)
+    assert s.terminal
+    assert s.log_all()[-1]["reason"] == "no player has chips for the minimum bet"

@@ -416,13 +416,13 @@ class Turns(Step):
     def enter(self, s):
         s.ts = [0, 0, -1, 0, 0, -1, -1, None]
         seat = self.first(s) % s.n
+        if self.until is not None and self.until(s):   # before the skips: it says why nobody can play
+            _why(s.ts, self.until_reason)
+            return False
         if self.skip is not None:
             seat = self._unskipped(s, seat)
             if seat < 0:
                 return False
-        if self.until is not None and self.until(s):
-            _why(s.ts, self.until_reason)
-            return False
         self._begin(s, seat)
         return self._run(s)
 
