@@ -178,29 +178,29 @@ def _src(game, text, params=()):
 
 
 def test_a_game_without_a_trump_step_folds_trump_away():
-    """docs/dsl.md, `trump`: only a `trump` step sets it, so without one it is no_suit all match and
-    `card.suit == trump` is false for every card of a deck without jokers (the default trick `wins`
-    and `key` then cost nothing for trumps); a game with a trump step still reads the slot."""
+    """docs/dsl.md, `trump`: only a `trump` step sets it, so without one it is no_suit all match: the
+    default trick `wins` (`card.suit == led_suit or (trump != no_suit and card.suit == trump)`) and `key`
+    lose their trump parts at load; a game with a trump step still reads the slot."""
     card = (("card", "card"),)
-    assert _src(GAME, "card.suit == trump", card) == "False"
-    assert _src(GAME, "card.suit != trump", card) == "True"
-    assert _src(GAME, "card.suit == led_suit or card.suit == trump", card) == "(SUIT[p_card] == s.v[5])"
-    assert _src(GAME, "card.rank + (if card.suit == trump then 1000 else 0)", card) == "RANK[p_card]"
+    assert _src(GAME, "trump != no_suit") == "False"
+    assert _src(GAME, "card.suit == led_suit or (trump != no_suit and card.suit == trump)", card) \
+        == "(SUIT[p_card] == s.v[5])"
+    assert _src(GAME, "card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)", card) \
+        == "RANK[p_card]"
     assert ev("trump == no_suit") == (True, "bool")
     assert ev("card.suit == trump", card, (GAME.deck.face("QS"),)) == (False, "bool")
     oh = cardspec.load("oh-hell", players=4)
     assert "s.v[" in _src(oh, "card.suit == trump", card)
 
 
-def test_a_joker_has_no_suit_so_no_suit_is_not_folded_with_jokers():
-    """docs/dsl.md, cards: a joker's suit is no_suit. Without jokers `card.suit == no_suit` is false for
-    every card (folded at load); in a deck with jokers (Burraco) it is a real test."""
+def test_a_joker_and_no_card_have_no_suit():
+    """docs/dsl.md, cards: a joker's suit is no_suit, and so is "no card" (-1, e.g. `top` of an empty
+    pile): `card.suit == no_suit` is a real test, true for those and false for every suited card."""
     card = (("card", "card"),)
-    assert _src(GAME, "card.suit == no_suit", card) == "False"
+    f = GAME.comp.function(_src(GAME, "card.suit == no_suit", card), card)
+    assert f(None, -1) is True and f(None, GAME.deck.face("QS")) is False
     burraco = cardspec.load("burraco", players=4)
-    src = _src(burraco, "card.suit == no_suit", card)
-    assert src != "False"
-    f = burraco.comp.function(src, card)
+    f = burraco.comp.function(_src(burraco, "card.suit == no_suit", card), card)
     assert f(None, burraco.deck.joker_face) is True
     assert f(None, burraco.deck.face("QS")) is False
 

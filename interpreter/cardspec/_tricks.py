@@ -11,8 +11,9 @@ YAML (every key optional)::
       play: EXPR                             # extra condition on any card     (card, seat, hand)
       lead_reason: TEXT                      # why a lead that `lead` refuses is illegal (error messages;
       play_reason: TEXT                      #   default: the condition as written), same for `play`
-      wins: card.suit == led_suit or card.suit == trump   # which cards can win (card, seat)
-      key: card.rank + (if card.suit == trump then 100 else 0)  # the highest key wins
+      wins: card.suit == led_suit or (trump != no_suit and card.suit == trump)   # which cards can win (card, seat)
+      key: card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)  # the highest key wins
+                                             # (defaults shown: with no trump, a joker — no suit — is no trump)
       cancel: EXPR                           # a and b cancel each other: neither can win (a, b)
       if_none_wins: leader                   # leader | carry (to the next trick's winner)
       count: EXPR                            # tricks in the deal (default: until hands are empty)
@@ -90,9 +91,10 @@ class Tricks(Step):
             legal += ["    c0 = c1"] + ["    " + ln for ln in lead] + ["    if not c1:", "        c1 = c0"]
         if play:
             legal += ["c0 = c1"] + play + ["if not c1:", "    c1 = c0"]
-        wins = comp.code(body.get("wins", "card.suit == led_suit or card.suit == trump"), path + ("wins",),
+        wins = comp.code(body.get("wins", "card.suit == led_suit or (trump != no_suit and card.suit == trump)"),
+                         path + ("wins",),
                          WIN_CTX, (BOOL,))
-        key = comp.code(body.get("key", "card.rank + (if card.suit == trump then 1000 else 0)"),
+        key = comp.code(body.get("key", "card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)"),
                         path + ("key",), WIN_CTX, (INT,))
         cancel = comp.code(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
         self.has_cancel = "cancel" in body
@@ -264,8 +266,10 @@ class Tricks(Step):
         local = re.compile(r"\bs\.([vz])\[")
         lead, play, after_play, after_trick = ([local.sub(r"\1[", ln) for ln in _without_events(lines)]
                                                for lines in (lead, play, after_play, after_trick))
-        reads_to_act = any(f"v[{TO_ACT}]" in ln for ln in lead + play + after_play + after_trick
-                           + [wins_src, key_src])
+        # `to_act` is written per follower only when something may read it: the slot itself, or any
+        # function handed the state (a definition or helper reads slots the lines do not show).
+        reads_to_act = any(f"v[{TO_ACT}]" in ln or re.search(r"\(s[,)]", ln)
+                           for ln in lead + play + after_play + after_trick + [wins_src, key_src])
 
         def rename(lines, i):
             return [re.sub(r"\bp_seat\b", f"p_seat_{i}", re.sub(r"\bp_card\b", f"p_card_{i}", ln))
@@ -393,9 +397,9 @@ class Tricks(Step):
         key = self._sort_key
         if self.dedupe:
             return sorted(set(self._legal(s)), key=key)
-        # Sort the hand itself (hand order means nothing): the legal cards come out in display order.
-        s.z[self.hand][s.v[TO_ACT]].sort(key=key)
-        return self._legal(s)
+        # A sorted copy: listing the actions must not change the state (not even the hand's order,
+        # which a later random playout draws by).
+        return sorted(self._legal(s), key=key)
 
     def texts(self, s, moves):
         return list(map(self._code_of, moves))

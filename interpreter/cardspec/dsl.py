@@ -214,7 +214,7 @@ class Code:
     src: str
     type: str
     const: bool = False   # no state read: may be folded
-    values: frozenset | None = None   # every value it can take, when known (folds `card.suit == no_suit`)
+    values: frozenset | None = None   # every value it can take, when known (`x % 4`, a table's values)
 
 
 @dataclass
@@ -584,9 +584,7 @@ class _Compiler:
         attr = str(name)
         if a.type in (CARD, ANY) and attr in self._CARD_ATTRS:
             table, t = self._CARD_ATTRS[attr]
-            deck = self.env.deck
-            values = frozenset(deck.suit) if attr == "suit" and deck is not None else None
-            return Code(f"{table}[{a.src}]", t, values=values)
+            return Code(f"{table}[{a.src}]", t)
         if a.type == CARD:
             close = difflib.get_close_matches(attr, list(self._CARD_ATTRS), n=1)
             self.err(name, f"a card has no '{attr}'", f"did you mean '{close[0]}'?" if close else
@@ -609,7 +607,7 @@ class _Compiler:
                 size = len(eval(a.src, {}))   # noqa: S307 - a folded constant tuple of the checked tree
             except Exception:  # noqa: BLE001
                 size = -1
-            if i.values and all(-size <= x < size for x in i.values):   # always in range: plain indexing
+            if i.values and all(0 <= x < size for x in i.values):   # always in range: plain indexing
                 return Code(f"{a.src}[{i.src}]", e)
         return Code(f"_at({a.src}, {i.src})", e)
 
@@ -718,12 +716,16 @@ def _inline(b: Binding, args: list) -> str | None:
     if b.body is None:
         return None
     body = b.body
+    subst = {}
     for name, arg in zip(b.params, args):
-        pat = re.compile(rf"\bp_{name}\b")
-        if len(pat.findall(body)) > 1 and not _SIMPLE_ARG.fullmatch(arg):
+        if len(re.findall(rf"\bp_{name}\b", body)) > 1 and not _SIMPLE_ARG.fullmatch(arg):
             return None   # an argument with work in it is not evaluated twice
-        body = pat.sub(lambda m: f"({arg})" if not _SIMPLE_ARG.fullmatch(arg) else arg, body)
-    return f"({body})"
+        subst[f"p_{name}"] = arg if _SIMPLE_ARG.fullmatch(arg) else f"({arg})"
+    if not subst:
+        return f"({body})"
+    # One pass over the body: an argument that spells another parameter's name is not replaced again.
+    pat = re.compile(r"\b(" + "|".join(map(re.escape, subst)) + r")\b")
+    return "(" + pat.sub(lambda m: subst[m.group(1)], body) + ")"
 
 
 # ---- builtin functions -------------------------------------------------------
@@ -901,7 +903,7 @@ def runtime_helpers() -> dict:
         return a % b if b else 0
 
     def _at(lst, i):
-        return lst[i] if -len(lst) <= i < len(lst) else -1
+        return lst[i] if 0 <= i < len(lst) else -1   # docs/dsl.md: from 0; out of range (negative too) gives -1
 
     def _holder(zone, card):
         for seat, cards in enumerate(zone):

@@ -128,7 +128,10 @@ class Game:
                                                     key=key is not None)) from None
         env.deck = self.deck
         d = self.deck
-        self.ns.update(SUIT=d.suit, RANK=d.rank, POINTS=d.points_of, COLOR=d.color, CODE=d.code,
+        # Expression tables carry one more entry, last, for -1 ("no card": `top` of an empty pile,
+        # `holder` of a card nobody holds): no suit, rank 0, no points, no colour, code "none".
+        self.ns.update(SUIT=d.suit + (-1,), RANK=d.rank + (0,), POINTS=d.points_of + (0,),
+                       COLOR=d.color + (COLORS["none"],), CODE=d.code + ("none",),
                        SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits),
                        DECK=d.cards)
         self._card_names(env)
