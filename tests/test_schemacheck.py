@@ -1,4 +1,4 @@
-"""The fast schema check (cardspec/_schemacheck.py) agrees with jsonschema on validity.
+"""The fast schema check (jsonschema-rs, cardspec.loader._fast_check) agrees with jsonschema on validity.
 
 The loader skips jsonschema when the fast check passes a ruleset, so a fast "valid" for
 an instance jsonschema rejects would silently drop a schema error. Compared here: every
@@ -13,7 +13,6 @@ import jsonschema
 import pytest
 
 from cardspec import loader
-from cardspec._schemacheck import checker
 from cardspec._yaml import load_yaml
 from cardspec.errors import RulesetError
 from cardspec.loader import builtin_names, read_ruleset, schema
@@ -23,7 +22,7 @@ BROKEN = Path(__file__).parent / "broken"
 
 @pytest.fixture(scope="module")
 def both():
-    check = checker(schema())
+    check = loader._fast_check()
     assert check is not None, "the schema uses a keyword the fast check does not know: it is never used"
     return check, jsonschema.Draft202012Validator(schema())
 

@@ -497,9 +497,13 @@ def _validator():
 
 @lru_cache(maxsize=1)
 def _fast_check():
-    from ._schemacheck import checker
-
-    return checker(schema())
+    """A yes/no validity check by jsonschema-rs (compiled, draft 2020-12): jsonschema then runs only to
+    find and word the errors of a ruleset it rejects. None when jsonschema-rs is not installed."""
+    try:
+        import jsonschema_rs
+    except ImportError:   # pragma: no cover - a dependency; jsonschema alone still gives every answer
+        return None
+    return jsonschema_rs.validator_for(schema()).is_valid
 
 
 def _iter_errors(instance) -> list:
