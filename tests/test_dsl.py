@@ -280,3 +280,17 @@ def test_a_table_true_for_one_card_filters_by_counting_it():
         lines = _Compiler(GAME.env, params).filter_lines(parse(text), "p_card", "c1")
         two = GAME.deck.face("2C")
         assert lines == [f"c1 = [{two}] * c1.count({two})"], (text, lines)
+
+
+def test_all_any_count_over_a_card_condition_run_on_its_table():
+    """docs/dsl.md, `all`/`any`/`count`: with a condition of the card alone (a table), they read the
+    table over the list in C; the answers are the plain ones, computed here from the hand."""
+    hearts = GAME.deck.suit_index("H")
+    suits = [GAME.ns["SUIT"][c] for c in HAND0]
+    for text, want in (("count(c in hand[0] where c.suit == hearts)", suits.count(hearts)),
+                       ("all(c in hand[0] where c.suit == hearts)", all(x == hearts for x in suits)),
+                       ("any(c in hand[0] where c.suit == hearts)", any(x == hearts for x in suits)),
+                       ("all(c in hand[0] where c.suit != hearts or c.rank > 1)", True)):
+        src = _src(GAME, text)
+        assert "map(_T" in src, (text, src)
+        assert GAME.comp.function(src)(STATE) == want, text
