@@ -8,6 +8,8 @@ raised together by ``Compiler.finish``.
 """
 from __future__ import annotations
 
+import re
+
 from .dsl import ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, compile_expr, list_of, runtime_helpers
 from .errors import Problem, RulesetError
 
@@ -31,6 +33,7 @@ class Compiler:
         self.ns.update(runtime_helpers())
         self.problems: list = []
         self._n = 0
+        self.top_only: dict = {}   # zone index -> name: zones declared `order: top_only` (check_top_only)
 
     # ---- positions ----------------------------------------------------------
     def locate(self, path, text: str, err: DslError) -> Problem:
@@ -49,14 +52,57 @@ class Compiler:
         self.problems.append(self.pos.problem(path, message, hint))
 
     # ---- expressions -----------------------------------------------------------
-    def code(self, text, path, params=(), want=()) -> Code | None:
-        """Check ``text`` and return its generated ``Code`` (None after recording a problem)."""
+    def code(self, text, path, params=(), want=(), whole_zone=False) -> Code | None:
+        """Check ``text`` and return its generated ``Code`` (None after recording a problem).
+
+        ``whole_zone``: the caller uses a bare zone (``move``'s ``from``/``to``) and checks that use itself
+        against ``order: top_only`` (``check_top_only`` is skipped when the whole expression is a zone)."""
         pmap = {name: Binding(f"p_{name}", t) for name, t in params}
         try:
-            return compile_expr(text, self.env, pmap, want)
+            code = compile_expr(text, self.env, pmap, want)
         except DslError as e:
             self.problems.append(self.locate(path, str(text), e))
             return None
+        if self.top_only and not (whole_zone and self.top_only_zone(code.src) is not None):
+            if not self.check_top_only(code.src, text, path):
+                return None
+        return code
+
+    def top_only_zone(self, src: str):
+        """The index of the ``order: top_only`` zone that ``src`` (generated code) is, else None."""
+        m = _BARE_ZONE.fullmatch(src)
+        return int(m.group(1)) if m and int(m.group(1)) in self.top_only else None
+
+    def check_top_only(self, src: str, text, path) -> bool:
+        """False (and a problem at the offending name's file:line:col) when generated code ``src`` of
+        expression ``text`` reads a zone declared ``order: top_only`` other than through ``top(ZONE)`` or
+        ``count(ZONE)``: such a zone's order below its top card is no part of the position
+        (``State.position_key``), so the rules may read only its top card and its size. Conservative: any
+        other appearance of the zone in the generated code is refused."""
+        ok = True
+        for zi, name in self.top_only.items():
+            z = f"s.z[{zi}]"
+            if z not in src:
+                continue
+            rest = src.replace(f"_top({z})", "").replace(f"len({z})", "")
+            if z not in rest:
+                continue
+            ok = False
+            text = str(text)
+            # the offending use in the text (a name not inside top(NAME) or count(NAME)); none: it comes
+            # through a definition, which gets its own problem
+            for m in re.finditer(rf"\b{re.escape(name)}\b", text):
+                before = text[:m.start()].rstrip()
+                after = text[m.end():].lstrip()
+                if re.search(r"\b(top|count)\s*\($", before) and after.startswith(")"):
+                    continue
+                self.problems.append(self.locate(path, text, DslError(
+                    f"zone '{name}' is declared order: top_only, so the rules may read only top({name}) and "
+                    f"count({name}) (or move it whole into a per-seat zone); '{_use(text, m.start(), m.end())}' "
+                    f"reads more of it", *_line_col(text, m.start()),
+                    f"drop order: top_only from zones: {name} if its order matters")))
+                break
+        return ok
 
     def filter_lines(self, text, path, params, var: str, lst: str):
         """Statements narrowing list ``lst`` by condition ``text`` on parameter ``var`` (see dsl)."""
@@ -65,10 +111,13 @@ class Compiler:
         try:
             if isinstance(text, bool):
                 text = "true" if text else "false"
-            return _Compiler(self.env, pmap).filter_lines(parse(str(text)), f"p_{var}", lst)
+            lines = _Compiler(self.env, pmap).filter_lines(parse(str(text)), f"p_{var}", lst)
         except DslError as e:
             self.problems.append(self.locate(path, str(text), e))
             return []
+        if self.top_only and not self.check_top_only("\n".join(lines), text, path):
+            return []
+        return lines
 
     def expr(self, text, path, params=(), want=()):
         """Compile ``text`` into ``f(s, *params)``; on a problem, record it and return a dummy."""
@@ -112,6 +161,24 @@ class Compiler:
     def finish(self):
         if self.problems:
             raise RulesetError(self.problems)
+
+
+_BARE_ZONE = re.compile(r"s\.z\[(\d+)\]")
+
+
+def _line_col(text: str, offset: int) -> tuple:
+    """(line, column), from 1, of ``offset`` in ``text``."""
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
+
+
+def _use(text: str, start: int, end: int) -> str:
+    """The few characters around ``text[start:end]`` (one line) that show how a name is used."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start:line_end if line_end >= 0 else len(text)]
+    a, b = start - line_start, end - line_start
+    return line[max(0, a - 12):b + 12].strip()
 
 
 def _offset(text: str, line: int, col: int) -> int:

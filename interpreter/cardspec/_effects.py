@@ -28,6 +28,8 @@ Chips, chance and turn control (docs/turns.md has examples)::
 """
 from __future__ import annotations
 
+import re
+
 from ._compile import Compiler, INTS, SEAT_ZONE, ZONE
 from .dsl import ANY, BOOL, CARD, INT, list_of
 
@@ -133,9 +135,11 @@ def _effect_lines(game, comp, kind, body, path, params):
         if not isinstance(body, dict) or "from" not in body or "to" not in body:
             comp.problem(path, "move takes {from: ZONE, to: ZONE, count: N}")
             return None
-        src = comp.code(body["from"], path + ("from",), params, (ZONE,))
-        dst = comp.code(body["to"], path + ("to",), params, (ZONE,))
+        src = comp.code(body["from"], path + ("from",), params, (ZONE,), whole_zone=True)
+        dst = comp.code(body["to"], path + ("to",), params, (ZONE,), whole_zone=True)
         if src is None or dst is None:
+            return None
+        if comp.top_only and not _move_keeps_top_only(game, comp, body, path, src.src, dst.src):
             return None
         put = "_fx_insert_random(s, {dst}, {cards})" if body.get("random_place") else "{dst}.extend({cards})"
         if "cards" in body:
@@ -276,6 +280,28 @@ def _effect_lines(game, comp, kind, body, path, params):
                 fields.append(f"{str(k)!r}: {code.src}")
         return ["s.emit({" + ", ".join(fields) + "})"]
     return None
+
+
+def _move_keeps_top_only(game, comp, body, path, src: str, dst: str) -> bool:
+    """A ``move`` touching a zone declared ``order: top_only`` (docs/rulesets.md) may only put cards on its
+    top (no ``random_place``) or move it whole (no ``cards``/``count``/``refill``) into a per-seat zone (keyed
+    as a multiset): moves that keep positions equal under its key equal. Else a problem; returns False."""
+    zi = comp.top_only_zone(src)
+    if zi is not None:
+        name = comp.top_only[zi]
+        extra = [k for k in ("cards", "count", "refill", "random_place") if k in body]
+        m = re.match(r"s\.z\[(\d+)\]\[", dst)
+        if extra or not (m and game.zones[int(m.group(1))].per_seat):
+            comp.problem(path + ("from",), f"zone '{name}' is declared order: top_only: a move from it must take "
+                         f"it whole (no cards:, count:, refill: or random_place:) into a per-seat zone",
+                         f"drop order: top_only from zones: {name} if its order matters")
+            return False
+    zi = comp.top_only_zone(dst)
+    if zi is not None and body.get("random_place"):
+        comp.problem(path + ("random_place",), f"zone '{comp.top_only[zi]}' is declared order: top_only: "
+                     "cards go on its top (random_place: reads its order)")
+        return False
+    return True
 
 
 def _target(game, comp, text, path, params):

@@ -133,6 +133,9 @@ def zone_of(game, comp, name, path, per_seat=None):
         comp.problem(path, f"unknown zone '{name}'", f"did you mean '{close[0]}'?" if close else
                      "zones: " + ", ".join(game.zone))
         return 0
+    if z.order == "top_only":   # a step's own code is not checked against it (docs/rulesets.md): refused
+        comp.problem(path, f"zone '{name}' is declared order: top_only; a step may not name it",
+                     f"drop order: top_only from zones: {name}, or fill it with a move effect")
     if per_seat is True and not z.per_seat:
         comp.problem(path, f"zone '{name}' is shared; this needs a per-seat zone (owner: seat)")
     if per_seat is False and z.per_seat:

@@ -40,6 +40,7 @@ class Zone:
     visibility: str
     help: str = ""
     melds: bool = False   # items are melds (tuples of cards), not cards (cardspec._melds)
+    order: str = "all"    # "top_only": only its top card and its size matter to the rules (position keys)
 
 
 @dataclass
@@ -142,10 +143,15 @@ class Game:
             spec = spec or {}
             vis = spec.get("visibility", "owner" if spec.get("owner") == "seat" else "all")
             self.zones.append(Zone(name, len(self.zones), spec.get("owner") == "seat", vis, spec.get("help", ""),
-                                   bool(spec.get("melds", False))))
+                                   bool(spec.get("melds", False)), str(spec.get("order", "all"))))
+            if self.zones[-1].order == "top_only" and (self.zones[-1].per_seat or self.zones[-1].melds):
+                comp.problem(("zones", name, "order"), "order: top_only is for a shared zone of cards "
+                             "(a per-seat zone is already keyed as a set of cards)")
         if "stock" not in zspec:
             self.zones.append(Zone("stock", len(self.zones), False, "none", "the undealt cards"))
         self.zone = {z.name: z for z in self.zones}
+        # zone index -> name of the zones declared order: top_only (their uses are checked as compiled)
+        comp.top_only = {z.index: z.name for z in self.zones if z.order == "top_only"}
         for z in self.zones:
             zt = SEAT_ZONE if z.per_seat else ZONE
             env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt)
@@ -200,6 +206,8 @@ class Game:
         comp.finish()
         self.n_v = len(SYSTEM_VARS) + len(self.vars)
         self.per_seat = tuple(z.per_seat for z in self.zones)
+        # how State.position_key keys each zone: 0 in order, 1 per seat as multisets, 2 top card + multiset
+        self.key_mode = tuple(1 if z.per_seat else 2 if z.order == "top_only" else 0 for z in self.zones)
 
     # ---- names ------------------------------------------------------------
     def _base_names(self, env: Env):
@@ -452,14 +460,16 @@ class State:
         """A hashable key of the position: two states with equal keys have the same future under the rules.
 
         Covers the step being played, every zone (per-seat zones as sorted multisets, shared zones in
-        order), counters, vars and system values (but not the turn count), the trick, cards in flight and
+        order, a zone declared ``order: top_only`` as ``(top card, sorted rest)``: its order below the top
+        is no part of the position, docs/rulesets.md), counters, vars and system values (but not the turn count), the trick, cards in flight and
         the turns step's counters (but not its count of turns taken). Leaves out the log, the action
         history, the RNG and the repetition history. Used by the ``repetition`` effect and by
         ``cardspec.solve``'s transposition table (a game whose rules read ``turn_number`` or a turn cap
         is keyed as if the turn count did not matter).
         """
-        z = tuple([tuple(map(tuple, map(sorted, zone))) if per else tuple(zone)
-                   for per, zone in zip(self.game.per_seat, self.z)])
+        z = tuple([tuple(map(tuple, map(sorted, zone))) if mode == 1 else tuple(zone) if not mode or not zone
+                   else (zone[-1], tuple(sorted(zone[:-1])))
+                   for mode, zone in zip(self.game.key_mode, self.z)])
         v = self.v
         ts = self.ts
         if ts is not None:

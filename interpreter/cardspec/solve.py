@@ -59,7 +59,8 @@ def _key(state) -> bytes:
     if fl is not None:   # its entries are tuples or lists (a clone's), as position_key: tuples
         fl = [tuple(f) if f is not None else None for f in fl]
     return _dumps((state.pc, state.terminal,
-                   [[sorted(h) for h in zone] if per else zone for per, zone in zip(state.game.per_seat, state.z)],
+                   [[sorted(h) for h in zone] if mode == 1 else zone if not mode or not zone
+                    else (zone[-1], sorted(zone[:-1])) for mode, zone in zip(state.game.key_mode, state.z)],
                    state.c, v[:TURN], v[TURN + 1:], ts[:_TS_TURNS] + ts[_TS_TURNS + 1:] if ts is not None else None,
                    state.face_up, state.plays, fl, state.queue, state.carried), 0)
 
