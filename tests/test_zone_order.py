@@ -79,9 +79,7 @@ def test_position_keys_ignore_the_order_below_the_top_only_for_declared_zones(tm
     for pick_up, same in (("everything", True), ("some", False)):
         s = position(tmp_path, 6, 1, pick_up=pick_up)
         ti = s.game.zone["table"].index
-        for _ in range(3):   # lead, beat or pick up, ... until four cards lie on the table
-            s.z[ti].extend(s.z[s.game.zone["stock"].index][:4])
-            break
+        s.z[ti].extend(s.z[s.game.zone["stock"].index][:4])    # four (out-of-play) cards on the table
         assert len(s.z[ti]) == 4
         t = s.clone()
         t.z[ti] = [t.z[ti][1], t.z[ti][0], t.z[ti][2], t.z[ti][3]]    # below the top: reordered
