@@ -16,25 +16,14 @@ import pytest
 import yaml
 
 import cardspec
-from cardspec.scenario import replay
+from _positions import svoyi_ending
 from cardspec.solve import DRAW, LOSS, WIN, SolveError, SolverBot, solve, state_from_public_view, terminal_value
 
 HERE = Path(__file__).parent / "svoyi_koziri"
 
 
 def position(tmp_path, k, seed, cards=24):
-    rng = random.Random(seed)
-    ranks = {24: "9TJQKA", 32: "789TJQKA"}[cards]
-    deck = [r + s for s in "SHDC" for r in ranks]
-    rng.shuffle(deck)
-    data = {"ruleset": "svoyi-koziri", "players": 2, "dealer": 1, "seed": 1, "options": {"cards": cards},
-            "deal": {"hands": {0: deck[:k], 1: deck[k:2 * k]}, "stock": deck[2 * k:]},
-            "actions": ["1: own hearts diamonds", "1: trump diamonds", "0: trump spades"]}
-    path = tmp_path / f"p{k}-{seed}.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    rep = replay(str(path))
-    assert rep.ok, rep.failures
-    return rep.state
+    return svoyi_ending(tmp_path, k, seed, cards)
 
 
 def brute(s, line=frozenset()):

@@ -18,7 +18,7 @@ import yaml
 import cardspec
 import cardspec.solve as solve_mod
 from cardspec.errors import RulesetError
-from cardspec.scenario import replay
+from _positions import svoyi_ending
 from cardspec.solve import DRAW, WIN, solve, terminal_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,19 +27,7 @@ SK = ROOT / "rulesets" / "svoyi-koziri.yaml"
 
 def position(tmp_path, k, seed, cards=24, pick_up="everything"):
     """A Svoyi Koziri ending with ``k`` cards per hand (as tests/test_solve.py)."""
-    rng = random.Random(seed)
-    ranks = {24: "9TJQKA", 32: "789TJQKA"}[cards]
-    deck = [r + s for s in "SHDC" for r in ranks]
-    rng.shuffle(deck)
-    data = {"ruleset": "svoyi-koziri", "players": 2, "dealer": 1, "seed": 1,
-            "options": {"cards": cards, "pick_up": pick_up},
-            "deal": {"hands": {0: deck[:k], 1: deck[k:2 * k]}, "stock": deck[2 * k:]},
-            "actions": ["1: own hearts diamonds", "1: trump diamonds", "0: trump spades"]}
-    path = tmp_path / f"p{k}-{seed}-{pick_up}.yaml"
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
-    rep = replay(str(path))
-    assert rep.ok, rep.failures
-    return rep.state
+    return svoyi_ending(tmp_path, k, seed, cards, pick_up)
 
 
 def exact_key(s):
