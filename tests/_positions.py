@@ -34,3 +34,31 @@ def svoyi_ending(tmp_path, k: int, seed: int, cards: int = 24, pick_up: str | No
     rep = replay(str(path))
     assert rep.ok, rep.failures
     return rep.state
+
+
+def brute(s, key=None, line=frozenset(), seen=None):
+    """Minimax value of ``s`` for the side to move (+1 win, 0 draw, -1 loss) by full enumeration, written
+    apart from the solver: a position recurring on the line is a draw. ``key(state)`` names a position
+    (default ``position_key()``); ``seen``, if given, collects the key of every position visited."""
+    from cardspec.solve import DRAW, WIN, terminal_value
+    key = key or (lambda st: st.position_key())
+    me = s.to_act
+    here = key(s)
+    if seen is not None:
+        seen.add(here)
+    best = -2
+    for m in s.game.steps[s.pc].legal(s):
+        c = s.clone()
+        c.apply_move(m)
+        if c.terminal:
+            v = terminal_value(c, me)
+        elif key(c) in line | {here}:
+            v = DRAW
+        else:
+            v = brute(c, key, line | {here}, seen)
+            if c.to_act != me:
+                v = -v
+        best = max(best, v)
+        if best == WIN:
+            break
+    return best

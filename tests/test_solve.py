@@ -1,4 +1,4 @@
-"""The solver (cardspec.solve, docs/solve.md) against a brute-force minimax written here.
+"""The solver (cardspec.solve, docs/solve.md) against a brute-force minimax written apart (tests/_positions.py).
 
 Positions are Svoyi Koziri endings (../shared/rules/svoyi-koziri.md: perfect information, two players),
 fixed with a scenario's ``deal:``. The brute force enumerates every line with plain minimax, no table and
@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 import cardspec
-from _positions import svoyi_ending
+from _positions import brute, svoyi_ending
 from cardspec.solve import DRAW, LOSS, WIN, SolveError, SolverBot, solve, state_from_public_view, terminal_value
 
 HERE = Path(__file__).parent / "svoyi_koziri"
@@ -24,28 +24,6 @@ HERE = Path(__file__).parent / "svoyi_koziri"
 
 def position(tmp_path, k, seed, cards=24):
     return svoyi_ending(tmp_path, k, seed, cards)
-
-
-def brute(s, line=frozenset()):
-    """Minimax value for the side to move: +1 win, 0 draw, -1 loss (a repeated position is a draw)."""
-    me = s.to_act
-    key = s.position_key()
-    best = -2
-    for m in s.game.steps[s.pc].legal(s):
-        c = s.clone()
-        c.apply_move(m)
-        if c.terminal:
-            v = terminal_value(c, me)
-        elif c.position_key() in line | {key}:
-            v = DRAW
-        else:
-            v = brute(c, line | {key})
-            if c.to_act != me:
-                v = -v
-        best = max(best, v)
-        if best == WIN:
-            break
-    return best
 
 
 CASES = [(k, seed) for k in (1, 2) for seed in range(6)] + [(3, seed) for seed in range(4)]
@@ -66,7 +44,7 @@ def test_solver_value_agrees_with_brute_force(tmp_path, k, seed, method):
     if c.terminal:
         got = terminal_value(c, s.to_act)
     else:
-        got = brute(c, frozenset({s.position_key()}))
+        got = brute(c, line=frozenset({s.position_key()}))
         got = got if c.to_act == s.to_act else -got
     assert got == want
     # Every move the solver lists as a proven win is one (the per-move list lines up with the legal moves).
@@ -78,7 +56,7 @@ def test_solver_value_agrees_with_brute_force(tmp_path, k, seed, method):
             if c.terminal:
                 v = terminal_value(c, s.to_act)
             else:
-                v = brute(c, frozenset({s.position_key()}))
+                v = brute(c, line=frozenset({s.position_key()}))
                 v = v if c.to_act == s.to_act else -v
             assert v == WIN, (text, res.moves)
 

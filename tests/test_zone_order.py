@@ -18,7 +18,7 @@ import yaml
 import cardspec
 import cardspec.solve as solve_mod
 from cardspec.errors import RulesetError
-from _positions import svoyi_ending
+from _positions import brute as brute_force, svoyi_ending
 from cardspec.solve import DRAW, WIN, solve, terminal_value
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,26 +38,7 @@ def exact_key(s):
 def brute(s, line=frozenset(), seen=None):
     """Minimax value for the side to move (+1 win, 0 draw, -1 loss); a position that recurs on the line with
     the exact same table order is a draw. ``seen``: filled with (exact key, position key) of every position."""
-    me = s.to_act
-    key = exact_key(s)
-    if seen is not None:
-        seen.add(key)
-    best = -2
-    for m in s.game.steps[s.pc].legal(s):
-        c = s.clone()
-        c.apply_move(m)
-        if c.terminal:
-            v = terminal_value(c, me)
-        elif exact_key(c) in line | {key}:
-            v = DRAW
-        else:
-            v = brute(c, line | {key}, seen)
-            if c.to_act != me:
-                v = -v
-        best = max(best, v)
-        if best == WIN:
-            break
-    return best
+    return brute_force(s, exact_key, line, seen)
 
 
 def test_position_keys_ignore_the_order_below_the_top_only_for_declared_zones(tmp_path):
