@@ -291,3 +291,38 @@ def test_search_key_equal_exactly_when_position_keys_are(name, players):
         assert by_pk.setdefault(pk, k) == k
         assert by_key.setdefault(k, pk) == pk
     assert len(by_pk) < len(states) and len(by_pk) > len(states) // 4   # equal and different positions both seen
+
+
+@pytest.mark.parametrize("name,players", [("svoyi-koziri", 2), ("hearts", 4), ("burraco", 4), ("oh-hell", 3),
+                                          ("red-dog", 3), ("eleusis-prophets", 4)])
+def test_search_key_and_copy_written_out_per_game_are_key_and_clone(name, players):
+    """``solve._search_fns(game)`` (docs/solve.md "How far it reaches"): the key and the copy the searches use,
+    generated for the game's zones, give ``_key``'s bytes and a state equal to ``State.clone(True)`` in every
+    slot (but the action history, shared, and the log, which search states do not keep), independent of the
+    original: applying a move to the copy leaves the original's key unchanged. Positions on random lines."""
+    import cardspec.solve as solve_mod
+    from cardspec.engine import State
+    game = cardspec.load(name, players)
+    keyof, copy = solve_mod._search_fns(game)
+    assert solve_mod._search_fns(game) == (keyof, copy)   # made once per game
+    rng = random.Random(11)
+    seen = 0
+    for seed in range(4):
+        s = game.new_state(seed=seed)
+        s.events = None
+        for _ in range(60):
+            if s.terminal:
+                break
+            assert keyof(s) == solve_mod._key(s)
+            c, d = copy(s), s.clone(True)
+            for slot in State.__slots__:
+                if slot != "history":
+                    assert getattr(c, slot) == getattr(d, slot), slot
+            assert c.history is s.history and c.rng is s.rng
+            before = keyof(s)
+            legal = game.steps[c.pc].legal(c)
+            c.apply_move(legal[int(rng.random() * len(legal))])
+            assert keyof(s) == before
+            s = c
+            seen += 1
+    assert seen > 40

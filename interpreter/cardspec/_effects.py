@@ -149,6 +149,9 @@ def _effect_lines(game, comp, kind, body, path, params):
             if cards.type not in (CARD, ZONE, ANY, list_of(ANY)):
                 comp.problem(path + ("cards",), f"move's cards: is a card or a list of cards, not {cards.type}")
                 return None
+            if cards.type == CARD and not body.get("random_place"):   # one card: _fx_take written out
+                return [f"_src = {src.src}", f"_c = {cards.src}", "if _c in _src:", "    _src.remove(_c)",
+                        f"    {dst.src}.append(_c)"]
             many = cards.src if cards.type != CARD else f"({cards.src},)"
             return [f"_cs = _fx_take(s, {src.src}, {many})", put.format(dst=dst.src, cards="_cs")]
         refill = None
@@ -278,7 +281,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             code = comp.code(v, path + (k,), params)
             if code is not None:
                 fields.append(f"{str(k)!r}: {code.src}")
-        return ["s.emit({" + ", ".join(fields) + "})"]
+        return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]   # no log: no event built
     return None
 
 

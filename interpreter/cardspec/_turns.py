@@ -39,13 +39,14 @@ deal or match and why, for ``game_over``'s ``reason``; None while it runs).
 """
 from __future__ import annotations
 
+import ast
 import itertools
 
 from ._compile import Compiler, SEAT_ZONE, ZONE
 from ._effects import END_LEVELS, effects_source
 from ._slots import TO_ACT, TURN
 from .cards import SUIT_NAMES
-from .dsl import ANY, BOOL, CARD, INT, STR, SUIT, Binding, list_of
+from .dsl import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of
 from ._steps import Step, step_type
 
 DONE = (-1, ())
@@ -61,8 +62,8 @@ class _Param:
 
 
 class _Action:
-    __slots__ = ("name", "text", "words", "params", "legal_fn", "check_fn", "fx", "help", "index", "secret",
-                 "legal_text")
+    __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
+                 "secret", "legal_text", "never")
 
 
 def _distinct(make, pool, kmin, kmax, key):
@@ -144,6 +145,18 @@ def _why(ts, why):
         ts[WHY] = why
 
 
+def _literal(comp, text, path, want, params=()):
+    """The value of expression ``text`` when it compiles to a Python literal (options and constants are folded
+    at load time: ``if: repetition > 0`` is ``True`` for a ruleset whose option is 3), else None. Any
+    problem is left to the ``comp.expr`` that compiles the same text."""
+    try:
+        code = compile_expr(text, comp.env, {name: Binding(f"p_{name}", t) for name, t in params}, want)
+        value = ast.literal_eval(code.src)
+    except (DslError, ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, (bool, int)) else None
+
+
 def _range(lo, hi, st):
     return range(lo, hi + 1, st if st > 0 else 1)
 
@@ -168,6 +181,8 @@ class Turns(Step):
         self.until_reason = (2, str(body.get("until_reason", f"{body.get('until')} holds")))
         self.max_turns = comp.expr(body["max_turns"], path + ("max_turns",), (), (INT,)) \
             if "max_turns" in body else None
+        # the cap when it is a constant (e.g. an option's value): read, not computed at every turn
+        self._cap = _literal(comp, body["max_turns"], path + ("max_turns",), (INT,)) if "max_turns" in body else None
         at_max = str(body.get("at_max", "match"))
         if at_max not in ("step", "deal", "match"):
             comp.problem(path + ("at_max",), f"at_max is step, deal or match, not '{at_max}'")
@@ -216,6 +231,8 @@ class Turns(Step):
                 continue
             kind = kinds[0]
             cond = comp.expr(ph["if"], p + ("if",), S, (BOOL,)) if "if" in ph else None
+            if cond is not None and _literal(comp, ph["if"], p + ("if",), (BOOL,), S) is True:
+                cond = None   # always true (e.g. an option's test): no call at every turn
             who = comp.expr(ph["who"], p + ("who",), S, (INT,)) if "who" in ph else None
             if kind == "do":
                 src = effects_source(game, comp, ph["do"], p + ("do",), S)
@@ -368,6 +385,7 @@ class Turns(Step):
         a.legal_text = str(spec.get("legal", True))
         args = "(" + "".join(f"p_{P.name}, " for P in a.params) + ")"
         lines = ["out = []"]
+        a.never = lsrc == "False"   # never legal (e.g. an option's test): _moves does not call its lister
         if a.params and lsrc != "True" and self._param_free(game, spec.get("legal", True)):
             lines.append(f"if not ({lsrc}): return out")   # the same for every value: checked once
             lsrc = "True"
@@ -377,11 +395,14 @@ class Turns(Step):
             ind += "    "
         lines.append(ind + (f"if {lsrc}: out.append({args})" if lsrc != "True" else f"out.append({args})"))
         lines.append("return out")
+        # the same loops making the internal moves (action index, args) at once (_moves)
+        mlines = lines[:-2] + [lines[-2].replace(f"out.append({args})", f"out.append((p_index, {args}))"), "return out"]
         ns = comp.ns
         ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
                   _t_cands=_candidates, _t_distinct=_distinct_values,
                   _t_choose=lambda vals, k: list(itertools.combinations(_distinct_values(vals), k)))
         a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
+        a.moves_fn = comp.function("", (("seat", INT), ("index", INT)), statements=mlines)
         clines = []
         if a.params:
             clines.append("(" + "".join(f"p_{P.name}, " for P in a.params) + ") = p_args")
@@ -502,7 +523,7 @@ class Turns(Step):
             seat = self._unskipped(s, seat)
             if seat < 0:
                 return False
-        if self.max_turns is not None and ts[TURNS] >= self.max_turns(s):
+        if self.max_turns is not None and ts[TURNS] >= (self._cap if self._cap is not None else self.max_turns(s)):
             s.emit({"type": "turn_cap", "turns": ts[TURNS]})
             _why(ts, (self.at_max, f"the turn cap of {ts[TURNS]} turns"))
             return self._exit(s, self.at_max)
@@ -515,13 +536,14 @@ class Turns(Step):
     def _moves(self, s, allowed, actor):
         listers = self._listers.get(allowed)
         if listers is None:   # the allowed actions' (index, move lister), in declaration order: once per phase
-            listers = self._listers[allowed] = tuple((a.index, a.legal_fn) for a in self.actions
-                                                     if a.index in allowed)
-        out = []
+            listers = self._listers[allowed] = tuple((a.index, a.moves_fn) for a in self.actions
+                                                     if a.index in allowed and not a.never)
+        if len(listers) == 1:
+            i, fn = listers[0]
+            return fn(s, actor, i)
+        out = []   # none, or several
         for i, fn in listers:
-            args = fn(s, actor)
-            if args:
-                out += [(i, x) for x in args]
+            out += fn(s, actor, i)
         return out
 
     def _do(self, s, move):
@@ -585,7 +607,7 @@ class Turns(Step):
 
     def apply(self, s, move):
         ts = s.ts
-        if move == DONE or move == SKIP:
+        if move[0] < 0:   # DONE or SKIP (an action's index is >= 0)
             if s.events is not None:
                 s.emit({"type": "action", "seat": ts[ACTOR], "action": self.text(s, move)})
             ts[PH] += 1

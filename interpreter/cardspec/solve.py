@@ -29,12 +29,14 @@ from __future__ import annotations
 
 import gc
 import random
+import weakref
 from marshal import dumps as _dumps
 import sys
 import time
 from dataclasses import dataclass, field
 
 from ._effects import FrozenPositions
+from .engine import State
 from ._slots import TURN
 from ._turns import TURNS as _TS_TURNS
 from .bots import Bot, RandomBot
@@ -52,7 +54,8 @@ def _key(state) -> bytes:
     position keys). About 400 bytes instead of about 1.5 KB of nested tuples per position in the tables, and
     bytes cache their hash (a tuple hashes all its parts at every table look-up). The same parts as
     ``position_key`` (``_KEY_PARTS`` of them; a test checks the two agree), marshalled from the state's own
-    lists instead of tuple copies of them: about a quarter cheaper."""
+    lists instead of tuple copies of them: about a quarter cheaper. The searches use ``_search_fns``'s copy
+    of it written out for the game's zones (the same bytes)."""
     v = state.v
     ts = state.ts
     fl = state.flight
@@ -63,6 +66,75 @@ def _key(state) -> bytes:
                     else (zone[-1], sorted(zone[:-1])) for mode, zone in zip(state.game.key_mode, state.z)],
                    state.c, v[:TURN], v[TURN + 1:], ts[:_TS_TURNS] + ts[_TS_TURNS + 1:] if ts is not None else None,
                    state.face_up, state.plays, fl, state.queue, state.carried), 0)
+
+
+_FNS = weakref.WeakKeyDictionary()   # game -> (key, copy): _search_fns
+
+
+def _search_fns(game):
+    """``(key, copy)`` for the searches over ``game``'s positions: ``_key`` and ``State.clone(True)`` written
+    out (generated once per game) for its zones (how many, which are per seat, how each is keyed), its seats
+    and counters, without the loops, ``zip`` and per-zone tests of the general code; same results (``key``
+    gives ``_key``'s bytes, a test checks it). ``copy`` also shares the action history (``apply_move``,
+    all a search applies, never records one) and keeps no event log (the searches' states have none)."""
+    fns = _FNS.get(game)
+    if fns is not None:
+        return fns
+    n = game.n
+    zones = []
+    for i, mode in enumerate(game.key_mode):
+        if mode == 1:
+            zones.append("[" + ", ".join(f"sorted(z[{i}][{j}])" for j in range(n)) + "]")
+        elif mode == 2:
+            zones.append(f"((z{i}[-1], sorted(z{i}[:-1])) if (z{i} := z[{i}]) else z{i})")
+        else:
+            zones.append(f"z[{i}]")
+    key = ("def key(state):\n"
+           "    z = state.z\n"
+           "    v = state.v\n"
+           "    ts = state.ts\n"
+           "    fl = state.flight\n"
+           "    if fl is not None:\n"
+           "        fl = [tuple(f) if f is not None else None for f in fl]\n"
+           f"    return dumps((state.pc, state.terminal, [{', '.join(zones)}], state.c, v[:{TURN}], v[{TURN + 1}:], "
+           f"ts[:{_TS_TURNS}] + ts[{_TS_TURNS + 1}:] if ts is not None else None, state.face_up, state.plays, fl, "
+           "state.queue, state.carried), 0)\n")
+    zc = ", ".join("[" + ", ".join(f"z[{i}][{j}][:]" for j in range(n)) + "]" if per else f"z[{i}][:]"
+                   for i, per in enumerate(game.per_seat))
+    cc = ", ".join(f"c[{i}][:]" for i in range(len(game.counters)))
+    copy = ("def copy(self):\n"
+            "    s = new(State)\n"
+            "    s.game = self.game\n"
+            "    s.n = self.n\n"
+            "    z = self.z\n"
+            f"    s.z = [{zc}]\n"
+            "    c = self.c\n"
+            f"    s.c = [{cc}]\n"
+            "    s.v = self.v[:]\n"
+            "    s.rng = self.rng\n"
+            "    s.pc = self.pc\n"
+            "    s.entered = self.entered\n"
+            "    s.terminal = self.terminal\n"
+            "    s.events = self.events[:] if self.events is not None else None\n"
+            "    s.face_up = self.face_up[:]\n"
+            "    s.plays = self.plays[:]\n"
+            "    fl = self.flight\n"
+            "    s.flight = [list(f) if f is not None else None for f in fl] if fl is not None else None\n"
+            "    s.queue = self.queue[:]\n"
+            "    s.carried = self.carried[:]\n"
+            "    s.history = self.history\n"
+            "    s._stack_order = self._stack_order\n"
+            "    s._result = self._result\n"
+            "    s._deal_override = None\n"
+            "    s._cache = None\n"
+            "    ts = self.ts\n"
+            "    s.ts = ts[:] if ts is not None else None\n"
+            "    s.positions = self.positions\n"
+            "    return s\n")
+    ns = {"dumps": _dumps, "new": State.__new__, "State": State}
+    exec(compile(key + copy, "<solve._search_fns>", "exec"), ns)
+    fns = _FNS[game] = (ns["key"], ns["copy"])
+    return fns
 
 
 _KEY_PARTS = 12   # the parts of State.position_key() that _key writes
@@ -334,7 +406,8 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
     won = set() if won is None else won
     lost = set() if lost is None else lost
     seat_zones = [zn.index for zn in state.game.zones if zn.per_seat]
-    root = _node(state, _key(state), attacker, seat_zones)
+    keyof, copy = _search_fns(state.game)
+    root = _node(state, keyof(state), attacker, seat_zones)
     table = {root.key: root} if dag else None
     nodes = 1
     clock = time.perf_counter
@@ -371,7 +444,7 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
         s = n.state if n is not None else None
         kids = []
         for m in (n.moves if n is not None else ()):
-            c = s.clone(True)
+            c = copy(s)
             c.apply_move(m)
             nodes += 1
             if c.terminal:
@@ -380,7 +453,7 @@ def prove(state, attacker: int, deadline: float, max_nodes: int = 2_000_000, won
                 k.clean = True
                 k.pn, k.dn = (0, _INF) if terminal_value(c, attacker) == WIN else (_INF, 0)
             else:
-                key = _key(c)
+                key = keyof(c)
                 if key in won or key in lost:
                     k = _Node()
                     k.kids = k.state = k.moves = None
@@ -554,6 +627,8 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
     forced_chain = FORCED_CHAIN
     # each step's move lister for a state it just stopped at (the turns step's fast path), by step index
     after = [getattr(st, "legal_after_apply", None) or st.legal for st in state.game.steps]
+    keyof, copy = _search_fns(state.game)
+    steps = state.game.steps
 
     def estimate(s, moves, ck=None):
         pn, dn = _shedding_estimate(s, seat_zones, attacker, len(moves))
@@ -568,10 +643,13 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         if kids is None:
             kids = []
             mover = s.v[7]
+            apply = steps[s.pc].apply   # State.apply_move without its call (a copy's _cache is None already)
+            n = 0   # positions made here (added to nodes[0] at the end)
             for m in moves:
-                c = s.clone(True)
-                c.apply_move(m)
-                nodes[0] += 1
+                c = copy(s)
+                if apply(c, m):
+                    c._finish_step()
+                n += 1
                 if not c.terminal:
                     mv = after[c.pc](c)
                     # a position with one legal move has that move's value: play it here instead of making
@@ -579,7 +657,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                     j = 0
                     while len(mv) == 1 and j < forced_chain:
                         c.apply_move(mv[0])
-                        nodes[0] += 1
+                        n += 1
                         j += 1
                         if c.terminal:
                             break
@@ -593,7 +671,8 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
                     continue
                 # the moves as a tuple of shared objects: equal moves of different positions are one object
                 # (a move list of fresh tuples weighed about as much as the child's State)
-                kids.append((_key(c), c, tuple(map(canon, mv, mv)), None))
+                kids.append((keyof(c), c, tuple(map(canon, mv, mv)), None))
+            nodes[0] += n
             kid_cache.add(key, kids, cache_states)
         for ck, c, cm, _ in kids:
             if ck is not None and ck not in tt:
@@ -681,7 +760,7 @@ def dfpn(state, attacker: int, deadline: float, max_nodes: int = 50_000_000, won
         elif dn == 0 and e[2]:
             lost.add(key)
 
-    rkey = _key(state)
+    rkey = keyof(state)
     step = state.game.steps[state.pc]
     rmoves = step.legal(state)
     tt[rkey] = estimate(state, rmoves)
