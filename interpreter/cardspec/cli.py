@@ -7,6 +7,7 @@ unexpected errors print one line (set CARDSPEC_DEBUG=1 for the traceback).
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 
@@ -358,7 +359,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay):
 
 @main.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--seconds", "-t", type=float, default=10.0, show_default=True, help="Time limit (wall clock).")
+@click.option("--seconds", "-t", type=click.FloatRange(0), default=10.0, show_default=True,
+              callback=lambda ctx, param, v: _finite(v, param), help="Time limit (wall clock).")
 @click.option("--method", type=click.Choice(["dfpn", "pns", "alphabeta"]), default="dfpn", show_default=True,
               help="Depth-first or best-first proof-number search, or iterative-deepening alpha-beta.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -385,6 +387,13 @@ def solve(scenario, seconds, method, as_json, option):
         click.echo(f"  {text:<16} {VALUE_WORDS[lo] if lo == hi else VALUE_WORDS[lo] + '..' + VALUE_WORDS[hi]}")
     depth = f", {res.depth} decisions deep" if res.method == "alphabeta" else ""
     click.echo(f"({res.method}: {res.nodes} positions in {res.seconds:.2f} s{depth})")
+
+
+def _finite(value, param):
+    """A number option that must be finite (``nan`` would compare false with every clock reading: no limit)."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number of seconds", param=param)
+    return value
 
 
 class _Bad(CardspecError):

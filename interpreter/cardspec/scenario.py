@@ -170,6 +170,35 @@ def _deal_override(game, deal, pos):
     return out
 
 
+class DealMismatch(ScenarioError):
+    """A scenario's ``deal:`` that does not fit the ruleset's deal (``replay`` reports it at ``deal:``)."""
+
+
+def _slot_name(g, slot):
+    zi, seat = slot
+    name = "hands" if g.zones[zi].name == "hand" else g.zones[zi].name
+    return f"{name} {seat}" if seat is not None else name
+
+
+def _mismatch(g, s, override, free, get, rest, need) -> str:
+    """Why the named cards do not fit: what the ruleset's deal put where, and which cards are left over."""
+    named = sum(len(c) for c in override.values())
+    dealt = sum(len(get(slot)) for slot in override)
+    others = ", ".join(f"{_slot_name(g, slot)}: {len(get(slot))}" for slot in free if get(slot)) or "none"
+    left = sum(rest.values())
+    msg = (f"deal: the zones named hold {named} cards where this ruleset's deal puts {dealt}; the zones not named "
+           f"hold {need} cards after the deal ({others}) but {left} cards are not named")
+    if left > need:
+        codes = [g.deck.code[c] for c in sorted(rest.elements(), key=g.deck.sort_key.__getitem__)]
+        shown = " ".join(codes[:12]) + (" …" if len(codes) > 12 else "")
+        shared = [slot for slot in free if slot[1] is None]
+        where = next((slot for slot in shared if g.zones[slot[0]].name == "stock"), shared[0] if shared else None)
+        msg += f" ({shown}): name every card of the deck"
+        if where is not None:
+            msg += f", e.g. the ones out of play as `{_slot_name(g, where)}: [...]`"
+    return msg
+
+
 def apply_deal_override(s: State, override: dict):
     """Put the scenario's cards in the named zones; unnamed zones keep their sizes and take the rest.
 
@@ -201,9 +230,7 @@ def apply_deal_override(s: State, override: dict):
     free = [slot for slot in slots if slot not in override]
     need = sum(len(get(slot)) for slot in free)
     if need != sum(rest.values()):
-        named_count = sum(named.values())
-        changed = sum(len(get(slot)) for slot in override)
-        raise ScenarioError(f"deal: the named zones hold {named_count} cards where the deal put {changed}")
+        raise DealMismatch(_mismatch(g, s, override, free, get, rest, need))
     for slot, cards in override.items():
         dst = get(slot)
         dst[:] = list(cards)
@@ -222,18 +249,37 @@ def apply_deal_override(s: State, override: dict):
     for slot in free:
         dst = get(slot)
         dst[:] = [c if c is not None else left.pop() for c in dst]
-    # The deal's events were written before the override: show the public cards actually there.
-    for ev in reversed(s.events or ()):
-        if ev.get("type") == "deal_start":
+    # The deal's events were written before the override, from the shuffled deck: show the public cards
+    # actually there, drop the cards a zone no longer holds (e.g. dealt face up, then moved on by a later
+    # step of the deal) and the reveals (they showed cards of the shuffled deal, not the scenario's).
+    events = s.events
+    i = len(events or ())
+    while i > 0:
+        i -= 1
+        ev = events[i]
+        t = ev.get("type")
+        if t == "deal_start":
             break
-        if ev.get("type") == "deal" and ev.get("zone") in g.zone:
+        if t == "reveal":
+            del events[i]
+        elif t == "deal" and ev.get("zone") in g.zone:
             zi = g.zone[ev["zone"]].index
+            z = s.z[zi]
             if "face_up" in ev:
-                ev["face_up"] = g.deck.codes(s.z[zi][:s.face_up[zi]])
+                if len(z) >= len(ev["face_up"]):
+                    ev["face_up"] = g.deck.codes(z[:s.face_up[zi]])
+                else:
+                    del ev["face_up"]
             if "cards" in ev:
-                ev["cards"] = g.deck.codes(s.z[zi][len(s.z[zi]) - len(ev["cards"]):])
-            if "top" in ev and s.z[zi]:
-                ev["top"] = g.deck.code[s.z[zi][-1]]
+                if len(z) >= len(ev["cards"]):
+                    ev["cards"] = g.deck.codes(z[len(z) - len(ev["cards"]):])
+                else:
+                    del ev["cards"]
+            if "top" in ev:
+                if z:
+                    ev["top"] = g.deck.code[z[-1]]
+                else:
+                    del ev["top"]
 
 
 def _norm(x):
@@ -276,7 +322,10 @@ def replay_data(data, pos, path, options_override=None, override_origins=None) -
     rep = Replay(None)
     rep.expect = expect
     try:
-        s = build_state(data, pos, path, options_override, override_origins)
+        try:
+            s = build_state(data, pos, path, options_override, override_origins)
+        except DealMismatch as e:
+            raise ScenarioError(pos.problem(("deal",), str(e), key=True).format()) from None
     except (RulesetError, ScenarioError) as e:
         if "error" in expect and str(expect["error"]) in str(e):
             return rep
@@ -292,6 +341,8 @@ def replay_data(data, pos, path, options_override=None, override_origins=None) -
             if seat is not None and not s.terminal and seat != s.to_act:
                 raise IllegalAction(seat, text, s.legal_actions(), f"not your turn (seat {s.to_act} is to act)")
             s.apply(text)
+        except DealMismatch as e:   # the deal lands after the choices made before it (before_deal steps)
+            raise ScenarioError(pos.problem(("deal",), str(e), key=True).format()) from None
         except IllegalAction as e:
             rep.error = f"action {i + 1} ('{raw}'): {e}"
             rep.error_at = pos.problem(("actions", i), rep.error).format(caret=False)
