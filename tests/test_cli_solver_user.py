@@ -81,3 +81,15 @@ def test_solve_of_the_ending_answers_as_the_independent_analysis_does(tmp_path):
     r = run("solve", scenario(tmp_path))
     assert r.exit_code == 0, r.stderr
     assert r.stdout.startswith("win for seat 0")
+
+
+def test_misspelt_ruleset_name_is_reported_at_the_scenarios_ruleset_key(tmp_path):
+    """A scenario naming a ruleset that does not exist is the scenario's fault: file:line:col of `ruleset:`
+    with the near name (it was reported as `svoyi-kozri: error: ...`, with no position in the file)."""
+    p = tmp_path / "typo.yaml"
+    p.write_text(f"ruleset: svoyi-kozri\ndealer: 1\nactions: {CHOICES}\n")
+    for cmd in ("replay", "solve"):
+        r = run(cmd, p)
+        assert r.exit_code == 2
+        assert r.stderr.startswith(f"{p}:1:10: error: no ruleset file or built-in ruleset named 'svoyi-kozri'")
+        assert "did you mean 'svoyi-koziri'?" in r.stderr

@@ -79,7 +79,12 @@ def build_state(data: dict, pos, file: str, options_override=None, override_orig
         raise _bad(pos, (), "a scenario needs 'ruleset:'")
     name = str(data["ruleset"])
     rel = Path(file).parent / name
-    rs = read_ruleset(str(rel) if rel.is_file() else name)
+    try:
+        rs = read_ruleset(str(rel) if rel.is_file() else name)
+    except RulesetError as e:   # a misspelt name: the scenario's `ruleset:` is at fault, not a ruleset file
+        if getattr(e, "code", None) != "ruleset/not_found":
+            raise
+        raise _bad(pos, ("ruleset",), e.first.message, e.first.hint) from None
     options = dict(data.get("options") or {})
     origins = {k: (lambda m, h, k=k: pos.problem(("options", k), m, h, key=True)) for k in options}
     options.update(options_override or {})
