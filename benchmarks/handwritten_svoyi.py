@@ -98,26 +98,19 @@ class Rules:
         empties the mover's hand gives ``(WIN, mover)``."""
         h0, h1, tab, top, who, respond = pos
         h = h1 if who else h0
+        # a beat leaves the beater to lead; a lead leaves the other seat to answer
+        nxt, phase = (who, 0) if respond else (1 - who, 1)
         out = []
-        if respond:
-            for c in _bits(h & self.beats[who][top]):
-                nh = h & ~(1 << c)
-                if not nh:
-                    out.append((WIN, who))
-                elif who:
-                    out.append((h0, nh, tab | 1 << c, c, 1, 0))
-                else:
-                    out.append((nh, h1, tab | 1 << c, c, 0, 0))
+        for c in _bits(h & self.beats[who][top] if respond else h):
+            nh = h & ~(1 << c)
+            if not nh:
+                out.append((WIN, who))
+            elif who:
+                out.append((h0, nh, tab | 1 << c, c, nxt, phase))
+            else:
+                out.append((nh, h1, tab | 1 << c, c, nxt, phase))
+        if respond:   # or pick up the table; the leader leads again
             out.append((h0, h1 | tab, 0, -1, 0, 0) if who else (h0 | tab, h1, 0, -1, 1, 0))
-        else:
-            for c in _bits(h):
-                nh = h & ~(1 << c)
-                if not nh:
-                    out.append((WIN, who))
-                elif who:
-                    out.append((h0, nh, tab | 1 << c, c, 0, 1))
-                else:
-                    out.append((nh, h1, tab | 1 << c, c, 1, 1))
         return out
 
 
