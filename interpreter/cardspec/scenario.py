@@ -185,7 +185,7 @@ def _slot_name(g, slot):
     return f"{name} {seat}" if seat is not None else name
 
 
-def _mismatch(g, s, override, free, get, rest, need) -> str:
+def _mismatch(g, override, free, get, rest, need) -> str:
     """Why the named cards do not fit: what the ruleset's deal put where, and which cards are left over."""
     named = sum(len(c) for c in override.values())
     dealt = sum(len(get(slot)) for slot in override)
@@ -235,7 +235,7 @@ def apply_deal_override(s: State, override: dict):
     free = [slot for slot in slots if slot not in override]
     need = sum(len(get(slot)) for slot in free)
     if need != sum(rest.values()):
-        raise DealMismatch(_mismatch(g, s, override, free, get, rest, need))
+        raise DealMismatch(_mismatch(g, override, free, get, rest, need))
     for slot, cards in override.items():
         dst = get(slot)
         dst[:] = list(cards)
