@@ -243,12 +243,15 @@ def play(ruleset, players, seed, option, as_json, human, dealer):
                    "policy:NAME (default: random).")
 @click.option("--policy", default=None, metavar="NAME", help="Ruleset policy for policy seats (all seats if no --bots).")
 @click.option("--workers", "-w", type=int, default=1, show_default=True, help="Processes (results do not depend on it).")
+@click.option("--executor", default=None, metavar="SPEC",
+              help="Where matches run: processes, dask (a local cluster of --workers), dask://HOST:PORT, ray, "
+                   "ray://HOST:PORT (docs/simulate.md). Results do not depend on it.")
 @click.option("--seed", "-s", default="0", help="Seed; match i is seeded from (seed, i).")
 @option_opt
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--csv", "as_csv", is_flag=True, help="Print one CSV row per seat (or team).")
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Write score distributions (matplotlib).")
-def simulate(ruleset, matches, players, bots, policy, workers, seed, option, as_json, as_csv, plot_path):
+def simulate(ruleset, matches, players, bots, policy, workers, executor, seed, option, as_json, as_csv, plot_path):
     """Play N whole matches between bots; print win/loss rates (95 % Wilson CIs), scores, lengths."""
     from . import simulate as sim
     if as_json and as_csv:
@@ -266,13 +269,18 @@ def simulate(ruleset, matches, players, bots, policy, workers, seed, option, as_
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
         bar = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                        console=Console(stderr=True), transient=True)
-    if bar is not None:
-        with bar:
-            task = bar.add_task("matches", total=matches)
-            res = sim.simulate(ruleset, matches, players, bots, policy, workers, _seed(seed), opts,
-                               progress=lambda done: bar.update(task, completed=done))
-    else:
-        res = sim.simulate(ruleset, matches, players, bots, policy, workers, _seed(seed), opts)
+    ex = sim.make_executor(executor, workers) if executor else None
+    try:
+        if bar is not None:
+            with bar:
+                task = bar.add_task("matches", total=matches)
+                res = sim.simulate(ruleset, matches, players, bots, policy, workers, _seed(seed), opts,
+                                   progress=lambda done: bar.update(task, completed=done), executor=ex)
+        else:
+            res = sim.simulate(ruleset, matches, players, bots, policy, workers, _seed(seed), opts, executor=ex)
+    finally:
+        if ex is not None:
+            ex.shutdown()
     if plot_path:
         sim.plot(res, plot_path)
     if as_json:

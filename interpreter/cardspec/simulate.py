@@ -5,8 +5,10 @@
 ``"{seed}/{i}/bot{k}"``; random seats: ``"{seed}/{i}/random"``), matches are
 grouped in fixed chunks that do not depend on the worker count, each chunk is
 reduced to an ``Aggregate`` of exact integer sums and counts, and chunks are
-merged in index order: the result is identical for any ``workers``. Memory
-holds one aggregate per side, not one entry per match.
+merged in index order: the result is identical for any ``workers`` and any
+executor (local processes, threads, a Dask or Ray cluster: see ``make_executor``
+and docs/simulate.md). Memory holds one aggregate per side, not one entry per
+match.
 
 Random seats are played through the engine's internal loop
 (``State.random_move`` / ``State.apply_move``, and ``Game.new_state(record=False)``
@@ -215,8 +217,13 @@ class MatchResult:
 _GAMES = {}
 
 
-def _game(ruleset, players, options):
-    key = (ruleset, players, tuple(sorted((options or {}).items())))
+def _game(ruleset, players, options, key=None):
+    """The compiled ``Game``, cached per process (a worker compiles each ruleset once).
+
+    ``ruleset`` is a name, a path or a ``Ruleset`` already read (what a remote worker gets, so it needs
+    no file of the client's); ``key`` then names it in the cache (its content hash).
+    """
+    key = (key or ruleset, players, tuple(sorted((options or {}).items())))
     g = _GAMES.get(key)
     if g is None:
         from .engine import Game
@@ -284,8 +291,9 @@ def play_one(game, bot_specs, seed, index, policy=None) -> MatchResult:
 
 
 def _run_chunk(args):
-    ruleset, players, options, bot_specs, policy, seed, start, stop = args
-    game = _game(ruleset, players, options)
+    """Play matches ``start..stop-1`` and return their ``Aggregate`` (runs in a worker; pure in its args)."""
+    ruleset, key, players, options, bot_specs, policy, seed, start, stop = args
+    game = _game(ruleset, players, options, key)
     agg = Aggregate(sides_of(game))
     for i in range(start, stop):
         agg.add(play_one(game, bot_specs, seed, i, policy))
@@ -310,15 +318,20 @@ def chunk_size(n: int) -> int:
 
 
 def simulate(ruleset, n: int, players: int | None = None, bots: str | None = None, policy: str | None = None,
-             workers: int = 1, seed=0, options: dict | None = None, progress=None) -> dict:
+             workers: int = 1, seed=0, options: dict | None = None, progress=None, executor=None) -> dict:
     """Play ``n`` matches and return the summary dict (see docs/bots.md for its shape).
 
     Parameters:
         ruleset: built-in name or path. players: seats (default: the ruleset's minimum).
         bots: ``"ismcts:300,random"`` — one spec per seat, the last repeats (default: all random).
-        policy: the ruleset policy used by ``policy`` seats. workers: processes (1: this process).
+        policy: the ruleset policy used by ``policy`` seats. workers: processes (1: this process) when no
+            ``executor`` is given; with one, how many chunks are kept in flight per worker slot.
         seed: int or str. options: ruleset option overrides.
         progress: optional callable ``progress(done_matches)`` called as chunks finish.
+        executor: any ``concurrent.futures``-style executor (``submit(fn, arg)`` returning a future with
+            ``result()``): a ``ThreadPoolExecutor``, a Dask ``Client.get_executor()``, the Ray adapter of
+            ``make_executor``. The chunks and their merge order do not depend on it, so the result is the
+            same as a local run with the same seed.
 
     Raises ``SimulationError`` (bad counts or bots) and ``RulesetError``.
     """
@@ -337,33 +350,31 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
         except (ValueError, TypeError) as e:
             raise SimulationError(f"seat {k}: {e}") from None
     size = chunk_size(n)
-    jobs = [(ruleset, players, options, specs, policy, seed, a, min(n, a + size)) for a in range(0, n, size)]
+    # A worker elsewhere gets the ruleset as read here (a pickled Ruleset with its extends: chain merged),
+    # keyed by its content, so it needs neither our files nor our working folder.
+    shipped, key = ruleset, None
+    if executor is not None:
+        shipped = game.ruleset
+        key = _content_key(shipped)
+    jobs = [(shipped, key, players, options, specs, policy, seed, a, min(n, a + size)) for a in range(0, n, size)]
     total = Aggregate(sides_of(game))
     done = 0
-    if workers == 1 or len(jobs) == 1:
+
+    def finished(job, agg):
+        nonlocal done
+        total.merge(agg)                     # always in index order
+        done += job[8] - job[7]
+        if progress:
+            progress(done)
+
+    if executor is None and (workers == 1 or len(jobs) == 1):
         for job in jobs:
-            total.merge(_run_chunk(job))
-            done += job[7] - job[6]
-            if progress:
-                progress(done)
-    else:
+            finished(job, _run_chunk(job))
+    elif executor is None:
         with ProcessPoolExecutor(max_workers=workers) as ex:
-            window = workers * 3
-            pending = []
-            it = iter(jobs)
-            for job in it:
-                pending.append((job, ex.submit(_run_chunk, job)))
-                if len(pending) >= window:
-                    break
-            while pending:
-                job, fut = pending.pop(0)
-                total.merge(fut.result())        # in index order
-                done += job[7] - job[6]
-                if progress:
-                    progress(done)
-                nxt = next(it, None)
-                if nxt is not None:
-                    pending.append((nxt, ex.submit(_run_chunk, nxt)))
+            _run_jobs(ex, jobs, workers * 3, finished)
+    else:
+        _run_jobs(executor, jobs, max(workers, getattr(executor, "slots", 1)) * 3, finished)
     labels = [("team " if game.teams else "seat ") + str(s) for s in total.sides]
     side_bots = ["/".join(sorted({specs[k] for k in range(players) if _side_of(game, k) == s})) for s in total.sides]
     out = {"ruleset": game.name, "players": players, "options": {k: v for k, v in game.options.items()},
@@ -371,6 +382,111 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
            "report_percent": {name: p for name, (_x, _y, p) in game.report.items()}}
     out.update(total.summary(labels, side_bots))
     return out
+
+
+def _run_jobs(ex, jobs, window: int, finished):
+    """Submit ``jobs`` to ``ex`` keeping at most ``window`` in flight; hand results to ``finished`` in order."""
+    pending = []
+    it = iter(jobs)
+    for job in it:
+        pending.append((job, ex.submit(_run_chunk, job)))
+        if len(pending) >= window:
+            break
+    while pending:
+        job, fut = pending.pop(0)
+        finished(job, fut.result())
+        nxt = next(it, None)
+        if nxt is not None:
+            pending.append((nxt, ex.submit(_run_chunk, nxt)))
+
+
+def _content_key(ruleset) -> str:
+    import hashlib
+    import pickle
+    return "sha256:" + hashlib.sha256(pickle.dumps(ruleset, protocol=4)).hexdigest()
+
+
+# ---- executors ------------------------------------------------------------------
+class _RayExecutor:
+    """A ``concurrent.futures``-style face for Ray: ``submit(fn, arg)`` runs ``fn`` as a Ray task."""
+
+    def __init__(self, ray):
+        self._ray = ray
+        self._remote = {}
+        self.slots = max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+    def submit(self, fn, *args):
+        r = self._remote.get(fn)
+        if r is None:
+            r = self._remote[fn] = self._ray.remote(fn)
+        return r.remote(*args).future()
+
+    def shutdown(self):
+        self._ray.shutdown()
+
+
+class _DaskExecutor:
+    """A Dask ``Client``'s executor with the client (and a local cluster it started) closed on shutdown."""
+
+    def __init__(self, client, cluster=None):
+        self._client, self._cluster = client, cluster
+        self._ex = client.get_executor(pure=False)
+        self.slots = max(1, sum(client.nthreads().values()))
+
+    def submit(self, fn, *args):
+        return self._ex.submit(fn, *args)
+
+    def shutdown(self):
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(spec: str, workers: int = 2, timeout: float = 10.0):
+    """An executor for ``simulate(executor=…)`` from a ``--executor`` spec; the caller calls ``shutdown()``.
+
+    Specs: ``processes`` (this machine, ``workers`` processes), ``threads`` (one process; for tests),
+    ``dask`` (a ``LocalCluster`` of ``workers`` single-threaded processes), ``dask://HOST:PORT`` (a running
+    Dask scheduler), ``ray`` (a local Ray instance, or the cluster ``RAY_ADDRESS`` names), ``ray://HOST:PORT``
+    (a Ray cluster through Ray Client). Dask and Ray are optional extras: ``pip install 'cardspec[dask]'``
+    or ``'cardspec[ray]'``. ``timeout``: seconds to wait for a Dask scheduler. Raises ``SimulationError`` for an unknown spec, a missing extra or a cluster
+    that cannot be reached.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+    if workers < 1:
+        raise SimulationError("--workers must be at least 1")
+    if spec == "processes":
+        return ProcessPoolExecutor(max_workers=workers)
+    if spec == "threads":
+        return ThreadPoolExecutor(max_workers=workers)
+    if spec == "dask" or spec.startswith("dask://"):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise SimulationError("--executor dask needs Dask: pip install 'cardspec[dask]'") from None
+        try:
+            if spec == "dask":
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+                return _DaskExecutor(Client(cluster), cluster)
+            return _DaskExecutor(Client("tcp://" + spec[len("dask://"):], timeout=timeout))
+        except (OSError, TimeoutError) as e:
+            raise SimulationError(f"cannot reach the Dask scheduler at {spec}: {e}") from None
+    if spec == "ray" or spec.startswith("ray://"):
+        try:
+            import ray
+        except ImportError:
+            raise SimulationError("--executor ray needs Ray: pip install 'cardspec[ray]'") from None
+        try:
+            if spec == "ray":
+                ray.init(ignore_reinit_error=True, include_dashboard=False, log_to_driver=False)
+            else:
+                ray.init(address=spec, ignore_reinit_error=True, log_to_driver=False)
+        except (ConnectionError, OSError, RuntimeError) as e:
+            raise SimulationError(f"cannot start or reach Ray at {spec}: {e}") from None
+        return _RayExecutor(ray)
+    raise SimulationError(f"unknown --executor {spec!r}: use processes, threads, dask, dask://HOST:PORT, "
+                          "ray or ray://HOST:PORT")
 
 
 # ---- output ---------------------------------------------------------------------
