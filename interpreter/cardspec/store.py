@@ -1,0 +1,356 @@
+"""An event-sourced store for the server's tables: SQLite (standard library) or PostgreSQL (psycopg 3).
+
+A table is fully determined by its ruleset (name and content hash), options, players, seed and
+the actions applied, so that is exactly what is stored: one ``tables`` row per table and one
+append-only ``actions`` row per applied action, written (and committed) before the action is
+acknowledged. On start a server replays every open table (``Store.open_tables``).
+
+Integrity: every action row carries a chained digest ``d[n] = sha256(d[n-1] | n | seat | text)``
+whose start ``d[-1]`` hashes the table's identity (id, ruleset hash, seed, players, options). A row
+changed, lost or truncated by anything but this module breaks the chain, and ``open_tables``
+reports the table as ``damaged`` (with the first bad action number) instead of replaying a
+different game. The seat tokens are never stored, only their SHA-256.
+
+URLs (``open_store``):
+    ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``, ``sqlite://:memory:``
+    ``postgresql://user@host:port/db`` (``pip install 'cardspec[postgres]'``)
+
+Both back ends share one schema (``SCHEMA``) and one code path; several server processes may share
+a PostgreSQL store: an action is numbered, and the primary key ``(table_id, n)`` makes a second
+writer of the same number fail with ``StoreConflict`` instead of forking the table.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+
+from .errors import CardspecError
+
+#: The tables both back ends create (portable SQL: TEXT/INTEGER/BIGINT only).
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS cardspec_tables (
+        id TEXT PRIMARY KEY,
+        ruleset TEXT NOT NULL,
+        ruleset_hash TEXT NOT NULL,
+        options TEXT NOT NULL,
+        players INTEGER NOT NULL,
+        seed TEXT NOT NULL,
+        token_hashes TEXT NOT NULL,
+        bots TEXT NOT NULL,
+        meta TEXT NOT NULL,
+        version TEXT NOT NULL,
+        created BIGINT NOT NULL,
+        updated BIGINT NOT NULL,
+        closed TEXT
+    )""",
+    """CREATE TABLE IF NOT EXISTS cardspec_actions (
+        table_id TEXT NOT NULL REFERENCES cardspec_tables(id),
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        PRIMARY KEY (table_id, n)
+    )""",
+)
+
+
+class StoreError(CardspecError):
+    """The store cannot be opened or written (bad URL, missing driver, database error)."""
+
+    code = "store/error"
+
+
+class StoreConflict(StoreError):
+    """Another writer appended action ``n`` of this table first (several servers on one store)."""
+
+    code = "store/conflict"
+
+
+def token_hash(token: str) -> str:
+    """The SHA-256 (hex) of a seat token: what the store keeps instead of the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def ruleset_hash(text: str | bytes) -> str:
+    """The content hash of a ruleset (``sha256:`` + hex) that a stored table is bound to."""
+    if isinstance(text, str):
+        text = text.encode()
+    return "sha256:" + hashlib.sha256(text).hexdigest()
+
+
+@dataclass
+class TableRecord:
+    """One stored table: everything needed to rebuild it, and no secret.
+
+    ``token_hashes``: seat (int) -> SHA-256 of its token; ``bots``: seat (int) -> bot spec;
+    ``meta``: JSON-ready extras of the server's (bot delay, whether the seed was chosen).
+    Times are Unix milliseconds.
+    """
+
+    id: str
+    ruleset: str
+    ruleset_hash: str
+    options: dict
+    players: int
+    seed: str
+    token_hashes: dict
+    bots: dict
+    version: str
+    meta: dict = field(default_factory=dict)
+    created: int = 0
+    updated: int = 0
+    closed: str | None = None
+
+    def start_digest(self) -> str:
+        ident = json.dumps([self.id, self.ruleset_hash, self.seed, self.players, self.options], sort_keys=True)
+        return hashlib.sha256(ident.encode()).hexdigest()
+
+
+@dataclass
+class StoredTable:
+    """A table read back: its record, its actions ``[(seat, text), ...]`` in order, and ``damaged``:
+    None when the chain holds, else a sentence saying which action is bad (the table must not be replayed)."""
+
+    record: TableRecord
+    actions: list
+    damaged: str | None = None
+
+
+def chain(prev: str, n: int, seat: int, action: str) -> str:
+    """The digest of action ``n`` after the digest ``prev`` (hex SHA-256)."""
+    return hashlib.sha256(f"{prev}|{n}|{seat}|{action}".encode()).hexdigest()
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Store:
+    """The store's operations over a DB-API connection (one per store; calls are serialised by a lock).
+
+    Every write is committed before the method returns, so an action acknowledged after ``append``
+    survives a SIGKILL of the server.
+    """
+
+    placeholder = "?"
+
+    def __init__(self, conn, url: str):
+        self._conn = conn
+        self.url = url
+        self._lock = threading.Lock()
+        self._last = {}          # table id -> (next n, digest of n-1): appends need no read
+        for stmt in SCHEMA:
+            self._run(stmt)
+
+    # -- plumbing
+    def _sql(self, text: str) -> str:
+        return text.replace("?", self.placeholder) if self.placeholder != "?" else text
+
+    def _run(self, sql: str, args=(), fetch: bool = False):
+        with self._lock:
+            try:
+                cur = self._conn.cursor()
+                cur.execute(self._sql(sql), args)
+                rows = cur.fetchall() if fetch else None
+                self._conn.commit()
+                return rows
+            except Exception as e:  # the driver's own error types differ; all become StoreError
+                try:
+                    self._conn.rollback()
+                except Exception:
+                    pass
+                if self._is_conflict(e):
+                    raise StoreConflict(f"store: {e}") from None
+                raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
+
+    def _is_conflict(self, e) -> bool:
+        return isinstance(e, sqlite3.IntegrityError) or type(e).__name__ == "UniqueViolation"
+
+    # -- writing
+    def create(self, rec: TableRecord) -> None:
+        """Store a new table (no action yet). Raises ``StoreConflict`` if the id exists."""
+        rec.created = rec.updated = rec.created or _now_ms()
+        self._run("INSERT INTO cardspec_tables (id, ruleset, ruleset_hash, options, players, seed, token_hashes, "
+                  "bots, meta, version, created, updated, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                  (rec.id, rec.ruleset, rec.ruleset_hash, json.dumps(rec.options, sort_keys=True), rec.players,
+                   rec.seed, json.dumps({str(k): v for k, v in rec.token_hashes.items()}),
+                   json.dumps({str(k): v for k, v in rec.bots.items()}), json.dumps(rec.meta), rec.version,
+                   rec.created, rec.updated, rec.closed))
+        self._last[rec.id] = (0, rec.start_digest())
+
+    def append(self, table_id: str, n: int, seat: int, action: str) -> None:
+        """Append action number ``n`` (0-based) of ``seat`` to a table, committed before returning.
+
+        Raises ``StoreConflict`` when action ``n`` exists already (another writer), ``StoreError`` when
+        ``n`` is not the next number this store expects.
+        """
+        nxt, prev = self._last.get(table_id) or self._tail(table_id)
+        if n != nxt:
+            raise StoreError(f"store: table {table_id} expects action {nxt}, not {n}")
+        digest = chain(prev, n, seat, action)
+        now = _now_ms()
+        with self._lock:
+            try:
+                cur = self._conn.cursor()
+                cur.execute(self._sql("INSERT INTO cardspec_actions (table_id, n, seat, action, digest, at) "
+                                      "VALUES (?,?,?,?,?,?)"), (table_id, n, seat, action, digest, now))
+                cur.execute(self._sql("UPDATE cardspec_tables SET updated = ? WHERE id = ?"), (now, table_id))
+                self._conn.commit()
+            except Exception as e:
+                try:
+                    self._conn.rollback()
+                except Exception:
+                    pass
+                self._last.pop(table_id, None)
+                if self._is_conflict(e):
+                    raise StoreConflict(f"table {table_id}: action {n} was stored by another writer") from None
+                raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
+        self._last[table_id] = (n + 1, digest)
+
+    def _tail(self, table_id: str):
+        rows = self._run("SELECT n, digest FROM cardspec_actions WHERE table_id = ? ORDER BY n DESC LIMIT 1",
+                         (table_id,), fetch=True)
+        if rows:
+            return rows[0][0] + 1, rows[0][1]
+        rec = self._record(table_id)
+        if rec is None:
+            raise StoreError(f"store: no table {table_id}")
+        return 0, rec.start_digest()
+
+    def close(self, table_id: str, reason: str) -> None:
+        """Mark a table closed (it is not replayed at the next start); its rows stay for the record."""
+        self._run("UPDATE cardspec_tables SET closed = ?, updated = ? WHERE id = ?", (reason, _now_ms(), table_id))
+        self._last.pop(table_id, None)
+
+    # -- reading
+    _COLS = "id, ruleset, ruleset_hash, options, players, seed, token_hashes, bots, meta, version, created, " \
+            "updated, closed"
+
+    @staticmethod
+    def _rec(row) -> TableRecord:
+        (tid, rs, rh, opts, players, seed, toks, bots, meta, version, created, updated, closed) = row
+        return TableRecord(tid, rs, rh, json.loads(opts), int(players), seed,
+                           {int(k): v for k, v in json.loads(toks).items()},
+                           {int(k): v for k, v in json.loads(bots).items()}, version, json.loads(meta),
+                           int(created), int(updated), closed)
+
+    def _record(self, table_id: str) -> TableRecord | None:
+        rows = self._run(f"SELECT {self._COLS} FROM cardspec_tables WHERE id = ?", (table_id,), fetch=True)
+        return self._rec(rows[0]) if rows else None
+
+    def load(self, table_id: str) -> StoredTable | None:
+        """One table with its actions, its chain checked (None when no such table)."""
+        rec = self._record(table_id)
+        if rec is None:
+            return None
+        rows = self._run("SELECT n, seat, action, digest FROM cardspec_actions WHERE table_id = ? ORDER BY n",
+                         (table_id,), fetch=True)
+        return self._verify(rec, rows)
+
+    def _verify(self, rec: TableRecord, rows) -> StoredTable:
+        prev = rec.start_digest()
+        actions = []
+        for i, (n, seat, action, digest) in enumerate(rows):
+            if n != i:
+                return StoredTable(rec, actions, f"action {i} is missing (the next stored is {n})")
+            if chain(prev, n, seat, action) != digest:
+                return StoredTable(rec, actions, f"action {n} does not match its digest (changed or torn write)")
+            actions.append((int(seat), action))
+            prev = digest
+        self._last[rec.id] = (len(actions), prev)
+        return StoredTable(rec, actions)
+
+    def open_tables(self) -> list:
+        """Every table not closed, oldest first, each a ``StoredTable`` (check ``damaged`` before replaying)."""
+        rows = self._run(f"SELECT {self._COLS} FROM cardspec_tables WHERE closed IS NULL ORDER BY created, id",
+                         fetch=True)
+        out = []
+        for row in rows:
+            rec = self._rec(row)
+            acts = self._run("SELECT n, seat, action, digest FROM cardspec_actions WHERE table_id = ? ORDER BY n",
+                             (rec.id,), fetch=True)
+            out.append(self._verify(rec, acts))
+        return out
+
+    def stats(self) -> dict:
+        """Counts for operators: ``{"tables": open tables, "closed": closed tables, "actions": rows}``."""
+        t = self._run("SELECT COUNT(*) FROM cardspec_tables WHERE closed IS NULL", fetch=True)[0][0]
+        c = self._run("SELECT COUNT(*) FROM cardspec_tables WHERE closed IS NOT NULL", fetch=True)[0][0]
+        a = self._run("SELECT COUNT(*) FROM cardspec_actions", fetch=True)[0][0]
+        return {"tables": int(t), "closed": int(c), "actions": int(a)}
+
+    def shutdown(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class SQLiteStore(Store):
+    """SQLite in WAL mode with ``synchronous=FULL``: a committed action survives a SIGKILL or a power cut."""
+
+    def __init__(self, path: str, url: str):
+        try:
+            conn = sqlite3.connect(path, check_same_thread=False, isolation_level="DEFERRED", timeout=10)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as e:
+            raise StoreError(f"cannot open the SQLite store {path}: {e}") from None
+        super().__init__(conn, url)
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg 3; several server processes may share it."""
+
+    placeholder = "%s"
+
+    def __init__(self, url: str):
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("a postgresql:// store needs psycopg: pip install 'cardspec[postgres]'") from None
+        try:
+            conn = psycopg.connect(url, connect_timeout=10)
+        except Exception as e:
+            raise StoreError(f"cannot connect to {_redact(url)}: {e}") from None
+        super().__init__(conn, _redact(url))
+
+
+def _redact(url: str) -> str:
+    """``url`` with any password replaced by ``***`` (for messages and logs)."""
+    if "://" in url and "@" in url.split("://", 1)[1]:
+        scheme, rest = url.split("://", 1)
+        cred, host = rest.rsplit("@", 1)
+        if ":" in cred:
+            cred = cred.split(":", 1)[0] + ":***"
+        return f"{scheme}://{cred}@{host}"
+    return url
+
+
+DEFAULT_URL = "sqlite:///cardspec-tables.db"
+
+
+def open_store(url: str) -> Store:
+    """Open (creating the schema if needed) the store at ``url``; see the module docstring for URLs.
+
+    Raises ``StoreError`` for an unknown scheme, a missing driver or a database that cannot be reached.
+    """
+    if url.startswith("sqlite://"):
+        path = url[len("sqlite://"):]
+        if path == ":memory:" or path == "/:memory:":
+            return SQLiteStore(":memory:", url)
+        if not path.startswith("/"):
+            raise StoreError(f"a SQLite store URL is sqlite:///PATH (relative) or sqlite:////PATH, not {url}")
+        path = path[1:]
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise StoreError(f"cannot open the SQLite store {path}: no folder {folder}")
+        return SQLiteStore(path, url)
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    raise StoreError(f"unknown store URL {_redact(url)!r}: use sqlite:///PATH or postgresql://USER@HOST/DB")
