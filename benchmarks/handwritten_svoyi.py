@@ -17,7 +17,7 @@ Two solvers over it:
   wins (a position neither side can force to a win is a draw: play forever, or a repetition). Exact and
   cycle-proof, but it enumerates the whole graph: about 0.2 M positions for 5 cards per hand and 2.5 M
   for 6 (7: ~35 M, 8: ~500 M by the same growth), so it is for tests and small endings.
-* ``dfpn_solve(root, ...)``: the same depth-first proof-number search as ``cardspec.solve.dfpn`` (the
+* ``dfpn_solve(root, ...)``: the same depth-first proof-number search as ``cardspec.players.solve.dfpn`` (the
   squared shedding estimate times mobility, the 1+ε threshold, ties by the other number, forced chains of up
   to 16 moves, a repetition on the line is "not a win", the second question started from the first one's
   refutations), counting positions the same way (moves applied). It is the hand-written engine the
@@ -26,7 +26,7 @@ Two solvers over it:
     python benchmarks/handwritten_svoyi.py [--sizes 6,7,8] [--positions 5] [--first 0] [--seconds 10]
                                            [--max-positions N] [--skip-engine]
 
-prints, per size, for the hand-written search and for ``cardspec.solve.solve`` on the same endings
+prints, per size, for the hand-written search and for ``cardspec.players.solve.solve`` on the same endings
 (``benchmarks/solve_reach.py``'s ``position``, seeds ``--first`` on): how many were proven, the median positions
 searched (moves applied) of the proven ones, positions per CPU second over all of them, and each ending's value
 for the side to move (W win, L loss, D draw, ? not proven in the limit); then the ratio of the two rates.
@@ -171,7 +171,7 @@ class _Stop(Exception):
 def dfpn(rules: Rules, root, attacker: int, deadline: float, max_positions: int = 10 ** 9,
          hint: dict | None = None, lost=frozenset(), eps: float = 0.25):
     """Can ``attacker`` force a win from ``root``? ``(answer True/False/None, positions, table)``;
-    the algorithm of ``cardspec.solve.dfpn`` (its docstring), without the children cache's bound."""
+    the algorithm of ``cardspec.players.solve.dfpn`` (its docstring), without the children cache's bound."""
     tt = {}
     cache = {}
     path = set()
@@ -277,7 +277,7 @@ def dfpn(rules: Rules, root, attacker: int, deadline: float, max_positions: int 
 
 def dfpn_solve(rules: Rules, root, seconds: float = 10.0, max_positions: int = 10 ** 9):
     """``(value, positions)`` for the side to act: 1, -1, 0 (both questions disproved; a disproof may lean on
-    a repetition, which ``cardspec.solve`` re-checks and this baseline does not) or None (out of time)."""
+    a repetition, which ``cardspec.players.solve`` re-checks and this baseline does not) or None (out of time)."""
     deadline = time.perf_counter() + seconds
     me = root[4]
     a1, n1, t1 = dfpn(rules, root, me, deadline, max_positions)
@@ -311,7 +311,7 @@ def main():
     if not a.skip_engine:
         sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
         import cardspec
-        from cardspec.solve import solve
+        from cardspec.players.solve import solve
         from solve_reach import position
         engine = cardspec.load("svoyi-koziri", 2)
     letters = {1: "W", 0: "D", -1: "L", None: "?"}

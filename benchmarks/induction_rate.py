@@ -1,7 +1,7 @@
 """Eleusis with prophets: how often the induction bot finds the secret rule.
 
 Plays whole matches of rulesets/eleusis-prophets.yaml with the ruleset's default bot
-(``cardspec.induction.InductionBot``) at every seat: each dealer draws a library
+(``cardspec.players.induction.InductionBot``) at every seat: each dealer draws a library
 rule at random, the children induce it from the judged cards. A round counts as
 *found* when, at its end, at least one child's set of library rules consistent
 with everything it saw is exactly the dealer's rule (the bot then declares itself
@@ -28,7 +28,7 @@ def rate(matches=50, players=5, seed=1, per_rule=None, stats=None):
     """Play ``matches`` matches; returns ``(rounds found, rounds)``. ``per_rule`` / ``stats``: dicts to fill
     (``stats['alike']``: rounds not found where the remaining candidates judge every card alike)."""
     from cardspec.engine import Game
-    from cardspec.induction import from_ruleset
+    from cardspec.players.induction import from_ruleset
     g = Game("eleusis-prophets", players)
     found = rounds = 0
     for m in range(matches):

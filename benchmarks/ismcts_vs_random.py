@@ -6,7 +6,7 @@ Plays the same deals (same seeds, so the same shuffles) twice: once with
 ISMCTS in seat 0 and random bots in seats 1-3, once with four random bots, and
 prints mean penalty points per deal for each seat with 95 % confidence
 intervals (normal approximation, mean ± 1.96 sd/√n). Lower is better. The
-ISMCTS bot sees only its view and log (cardspec.bots.take_turn).
+ISMCTS bot sees only its view and log (cardspec.players.take_turn).
 """
 from __future__ import annotations
 

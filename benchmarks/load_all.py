@@ -16,8 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "interpreter"))
 
 import cardspec  # noqa: E402
-from cardspec.dsl import parse  # noqa: E402
-from cardspec.loader import builtin_names  # noqa: E402
+from cardspec.lang import parse  # noqa: E402
+from cardspec.rules import builtin_names  # noqa: E402
 
 
 def _arg(flag, default):

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "interpreter"))
 
-from cardspec.dsl import parse  # noqa: E402
+from cardspec.lang import parse  # noqa: E402
 from cardspec.engine import Game  # noqa: E402
-from cardspec.loader import builtin_names, read_ruleset  # noqa: E402
+from cardspec.rules import builtin_names, read_ruleset  # noqa: E402
 
 TARGET_MS = 50.0
 

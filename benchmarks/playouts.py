@@ -34,7 +34,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "interpreter"))
 
 import cardspec  # noqa: E402
-from cardspec.loader import builtin_names  # noqa: E402
+from cardspec.rules import builtin_names  # noqa: E402
 
 # Ruleset → (players, options) used for the measurement.
 SETTINGS = {

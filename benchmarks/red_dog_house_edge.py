@@ -46,7 +46,7 @@ def run_batch(args):
     """Play ``hands`` hands with ``decks`` decks from ``seed``; returns the player's net chips."""
     decks, hands, seed = args
     import cardspec
-    from cardspec.policy import policy
+    from cardspec.players.policy import policy
     bankroll = 10 ** 9
     key = (decks, hands)
     if key not in _GAMES:   # load and compile once per process

@@ -14,7 +14,7 @@ import statistics
 import time
 
 import cardspec
-from cardspec.solve import solve
+from cardspec.players.solve import solve
 
 
 def position(game, k, seed):

@@ -40,7 +40,7 @@ def brute(s, key=None, line=frozenset(), seen=None):
     """Minimax value of ``s`` for the side to move (+1 win, 0 draw, -1 loss) by full enumeration, written
     apart from the solver: a position recurring on the line is a draw. ``key(state)`` names a position
     (default ``position_key()``); ``seen``, if given, collects the key of every position visited."""
-    from cardspec.solve import DRAW, WIN, terminal_value
+    from cardspec.players.solve import DRAW, WIN, terminal_value
     key = key or (lambda st: st.position_key())
     me = s.to_act
     here = key(s)

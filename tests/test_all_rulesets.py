@@ -16,7 +16,7 @@ import random
 import pytest
 
 import cardspec
-from cardspec.loader import builtin_names, read_ruleset
+from cardspec.rules import builtin_names, read_ruleset
 
 CAP = 250
 

@@ -2,9 +2,9 @@
 import pytest
 
 import cardspec
-from cardspec.bots import Bot, RandomBot, make_bot, take_turn
+from cardspec.players import Bot, RandomBot, make_bot, take_turn
 from cardspec.errors import IllegalAction
-from cardspec.ismcts import ISMCTSBot
+from cardspec.players.ismcts import ISMCTSBot
 
 
 @pytest.fixture(scope="module")

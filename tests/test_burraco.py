@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from cardspec import _melds
+from cardspec.engine import melds as _melds
 from cardspec.engine import Game
 from cardspec.errors import IllegalAction
 

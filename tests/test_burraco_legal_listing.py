@@ -1,7 +1,7 @@
 """Burraco: ``legal_actions()`` lists exactly the legal melds and lay-offs (DESIGN.md, "Actions").
 
 The ``meld`` and ``lay_off`` actions list their card sets from ``candidates:`` (``melds_in`` and
-``extensions`` in cardspec._melds: a walk over each rank and each suit's windows of places, not
+``extensions`` in cardspec.engine.melds: a walk over each rank and each suit's windows of places, not
 every subset of the hand), while a typed action is checked directly. These tests hold the two
 together: for many small hands (6–9 cards, wild cards frequent: jokers, 2s of the sequence's own
 suit and of other suits) and random valid table melds, the listed meld and lay-off actions equal,
@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from cardspec import _melds
+from cardspec.engine import melds as _melds
 from cardspec.engine import Game
 from cardspec.errors import IllegalAction
 

@@ -2,7 +2,7 @@
 
 At every step: the 108 cards are all somewhere (hands, melds, pots, held pots, stock, discard pile);
 every meld on the table is a valid set or sequence (checked by a plain-Python oracle written from the
-digest, independent of the ruleset's expressions and of cardspec._melds). After every deal: each
+digest, independent of the ruleset's expressions and of cardspec.engine.melds). After every deal: each
 partnership's deal points equal the sum of their parts (melds, canastas, going out, pot, hands), and
 the totals are the sums of the deal points. Every game ends, at or above the target.
 """
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cardspec.engine import Game
-from cardspec.meldbot import from_ruleset
+from cardspec.players.meld import from_ruleset
 
 GAMES = {}
 VALUE = {"JK": 30, "2": 20, "A": 15, "K": 10, "Q": 10, "J": 10, "T": 10, "9": 10, "8": 10}

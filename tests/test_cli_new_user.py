@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardspec.cli import main
-from cardspec.loader import resolve_path
+from cardspec.rules import resolve_path
 
 HERE = Path(__file__).parent
 BROKEN = HERE / "broken" / "typo-name.yaml"

@@ -3,7 +3,7 @@
 Burraco (../shared/rules/burraco.md, "Deal": the stock's top card is turned face up to start the
 discard pile; "A turn": only the top discard is visible) deals one card to its ``visibility: top``
 discard pile: every seat sees it while it is the top, so the ``deal`` event carries it (``top``), and
-a determinization (cardspec._determinize) knows it once later discards cover it. A ``visibility:
+a determinization (cardspec.engine.determinize) knows it once later discards cover it. A ``visibility:
 all`` zone (Oh Hell's turn-up, ../shared/rules/oh-hell.md) logs the dealt cards (``cards``). Deals to
 hands and to face-down pots stay counts in every seat's log.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import cardspec
-from cardspec._determinize import Determinizer
+from cardspec.engine.determinize import Determinizer
 
 BURRACO = cardspec.load("burraco", 4)
 

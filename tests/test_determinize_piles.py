@@ -1,4 +1,4 @@
-"""Determinizations of ``visibility: top`` zones and ``turns`` positions (cardspec._determinize, docs/ismcts.md).
+"""Determinizations of ``visibility: top`` zones and ``turns`` positions (cardspec.engine.determinize, docs/ismcts.md).
 
 Burraco's discard pile (../shared/rules/burraco.md, "A turn": the discard pile shows its top card;
 every discard is made face up, and taking the pile takes all of it) is ``visibility: top``: a view
@@ -21,7 +21,7 @@ from hypothesis import given, settings, strategies as st
 
 import cardspec
 from _positions import random_position
-from cardspec._determinize import Determinizer
+from cardspec.engine.determinize import Determinizer
 
 BURRACO = cardspec.load("burraco", 4)
 HEARTS = cardspec.load("hearts", 4, {"deals": 1})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import cardspec
-from cardspec.dsl import DslError, compile_expr
+from cardspec.lang import DslError, compile_expr
 
 GAME = cardspec.load("black-lady", players=4)
 STATE = GAME.new_state(seed=1)
@@ -18,7 +18,7 @@ CODE = GAME.deck.code
 
 def ev(text, params=(), args=()):
     """(value, type) of ``text`` in GAME, evaluated on STATE with context ``params`` bound to ``args``."""
-    from cardspec.dsl import Binding
+    from cardspec.lang import Binding
     pmap = {name: Binding(f"p_{name}", t) for name, t in params}
     code = compile_expr(text, GAME.env, pmap)
     f = GAME.comp.function(code.src, params)
@@ -172,7 +172,7 @@ def test_error_column_points_at_the_name():
 
 
 def _src(game, text, params=()):
-    from cardspec.dsl import Binding
+    from cardspec.lang import Binding
     pmap = {name: Binding(f"p_{name}", t) for name, t in params}
     return compile_expr(text, game.env, pmap).src
 
@@ -274,7 +274,7 @@ def test_card_only_conditions_become_tables(text):
 def test_a_table_true_for_one_card_filters_by_counting_it():
     """A restriction naming one card (`card == 2C`, or a condition only one face meets) keeps that card's
     copies, counted in C: no per-card test (hearts: the 2 of clubs leads)."""
-    from cardspec.dsl import _Compiler, parse, Binding
+    from cardspec.lang.dsl import _Compiler, parse, Binding
     params = {"card": Binding("p_card", "card")}
     for text in ("card == 2C", "card.suit == clubs and card.rank == 2"):
         lines = _Compiler(GAME.env, params).filter_lines(parse(text), "p_card", "c1")

@@ -11,7 +11,7 @@ import pytest
 
 from cardspec.engine import Game
 from cardspec.errors import IllegalAction
-from cardspec.induction import InductionBot, from_ruleset
+from cardspec.players.induction import InductionBot, from_ruleset
 
 SRC = "../shared/rules/eleusis-prophets.md"
 _GAMES = {}

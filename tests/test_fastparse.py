@@ -1,4 +1,4 @@
-"""The hand-written expression parser (cardspec/_fastparse.py) builds lark's trees exactly.
+"""The hand-written expression parser (cardspec/lang/fastparse.py) builds lark's trees exactly.
 
 dsl.parse uses it first and lark only when it declines, so a tree that differs (a node, a
 token type, a position used by an error message) would change compiled code or error
@@ -13,8 +13,8 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 import cardspec
-from cardspec import _fastparse, dsl
-from cardspec.loader import builtin_names
+from cardspec.lang import dsl, fastparse as _fastparse
+from cardspec.rules import builtin_names
 
 
 def _assert_same(a, b, path="tree"):

@@ -35,7 +35,7 @@ deal:
     s = g.new_state(seed=1)
     s.random_playout(random.Random(1))
     assert s.scores() == {"0": 9, "1": 10, "2": 11, "3": 12}
-    from cardspec.dsl import compile_expr
+    from cardspec.lang import compile_expr
     f = g.comp.function(compile_expr("swapped(1, 0)", g.env, {}).src)
     assert f(s) == 0 - 2 * 1
 
@@ -91,7 +91,7 @@ deal:
 def test_negative_index_is_out_of_range():
     """docs/dsl.md, indexing: from 0; out of range gives -1 — a negative index too (it wrapped around)."""
     g = cardspec.load("black-lady", 4)
-    from cardspec.dsl import compile_expr
+    from cardspec.lang import compile_expr
     s = g.new_state(seed=1)
     for text, want in (("[1, 2, 3][0 - 1]", -1), ("[1, 2, 3][2]", 3), ("[1, 2, 3][3]", -1)):
         assert g.comp.function(compile_expr(text, g.env, {}).src)(s) == want, text
@@ -101,7 +101,7 @@ def test_no_card_has_no_suit_rank_or_points():
     """docs/dsl.md, cards: `top` of an empty zone is no card (-1); its suit is no_suit, rank and points 0
     (it read as the deck's last card: `top(widow).suit == clubs` was true with an empty widow)."""
     g = cardspec.load("black-lady", 4)
-    from cardspec.dsl import compile_expr
+    from cardspec.lang import compile_expr
     s = g.new_state(seed=1)
     assert not s.z[g.zone["widow"].index]
     for text, want in (("top(widow).suit == no_suit", True), ("top(widow).rank", 0),

@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.handwritten_svoyi import Rules, card, dfpn_solve, ending, retrograde  # noqa: E402
-from cardspec.solve import LOSS, WIN, solve  # noqa: E402
+from cardspec.players.solve import LOSS, WIN, solve  # noqa: E402
 
 from _positions import svoyi_ending  # noqa: E402
 

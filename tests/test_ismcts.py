@@ -8,8 +8,8 @@ from hypothesis import given, settings, strategies as st
 
 import cardspec
 from _positions import random_position
-from cardspec._determinize import Determinizer, DeterminizeError, FLIGHT
-from cardspec.ismcts import ISMCTSBot
+from cardspec.engine.determinize import Determinizer, DeterminizeError, FLIGHT
+from cardspec.players.ismcts import ISMCTSBot
 
 GAME = cardspec.load("hearts", 4, {"deals": 1})
 SUITS = GAME.deck.suits

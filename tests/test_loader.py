@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 
 from cardspec.errors import RulesetError
-from cardspec.loader import builtin_names, read_ruleset, schema, schema_path
-from cardspec._yaml import load_yaml
+from cardspec.rules import builtin_names, read_ruleset, schema, schema_path
+from cardspec.rules.yaml_pos import load_yaml
 
 
 def test_schema_is_draft_2020_12_with_a_description_on_every_property():

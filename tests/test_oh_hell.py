@@ -249,7 +249,7 @@ def _load_text(tmp_path, text, players=4):
 
 def test_bid_step_errors_name_the_problem(tmp_path):
     """Bad input gets a clear error (STYLE/house rules): a bid step without a counter, an unknown counter."""
-    (tmp_path / "oh-hell.yaml").write_text((cardspec.loader.rulesets_dir() / "oh-hell.yaml").read_text())
+    (tmp_path / "oh-hell.yaml").write_text((cardspec.rules.rulesets_dir() / "oh-hell.yaml").read_text())
     with pytest.raises(RulesetError) as e:
         _load_text(tmp_path, """
             extends: oh-hell.yaml
@@ -272,7 +272,7 @@ def test_bid_step_errors_name_the_problem(tmp_path):
 
 def test_bid_order_expression(tmp_path):
     """The bid step's ``order:`` (a list of seats) overrides the default dealer's-left-first order."""
-    (tmp_path / "oh-hell.yaml").write_text((cardspec.loader.rulesets_dir() / "oh-hell.yaml").read_text())
+    (tmp_path / "oh-hell.yaml").write_text((cardspec.rules.rulesets_dir() / "oh-hell.yaml").read_text())
     g = _load_text(tmp_path, """
         extends: oh-hell.yaml
         name: dealer-first

@@ -13,7 +13,7 @@ import pytest
 
 from cardspec import load
 from cardspec.engine import State
-from cardspec.loader import builtin_names, read_ruleset
+from cardspec.rules import builtin_names, read_ruleset
 
 
 def _cases():

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 import cardspec
 from cardspec import IllegalAction
-from cardspec.bots import take_turn
-from cardspec.policy import PolicyBot, shadow_state
+from cardspec.players import take_turn
+from cardspec.players.policy import PolicyBot, shadow_state
 
 DIGEST = "../shared/rules/red-dog.md"
 
@@ -481,7 +481,7 @@ def _plain_csm_hands(deck, hands, seed):
 
 def test_casino_8_decks_engine_deals_and_settles_like_a_plain_continuous_shuffler():
     """Regression (issue 7, 8 decks): every hand, pairs and consecutive hands included, matches the plain shoe."""
-    from cardspec.policy import policy
+    from cardspec.players.policy import policy
     hands = 2500
     g = cardspec.load("red-dog-casino", 1, {"decks": 8, "hands": hands, "bankroll": 10 ** 6})
     pol = policy(g, "basic")
@@ -503,7 +503,7 @@ def _exact_return(decks):
     and its ``basic`` policy; weights are the draw probabilities without replacement from 52·decks cards.
     """
     from fractions import Fraction
-    from cardspec.policy import policy
+    from cardspec.players.policy import policy
     g = cardspec.load("red-dog-casino", 1, {"decks": decks, "hands": 1})
     pol = policy(g, "basic")
     ranks = "23456789TJQKA"
@@ -568,7 +568,7 @@ def test_benchmark_exact_moments_match_the_engine_settling_every_rank_triple():
     """red-dog.md, "Reference figures": the coverage check's exact mean and variance per hand (plain
     arithmetic from the digest's probabilities) equal the engine's own settlement of every rank triple."""
     from fractions import Fraction
-    from cardspec.policy import policy
+    from cardspec.players.policy import policy
     bench = _bench()
     decks = 4
     g = cardspec.load("red-dog-casino", 1, {"decks": decks, "hands": 1})

@@ -1,4 +1,4 @@
-"""The fast schema check (jsonschema-rs, cardspec.loader._fast_check) agrees with jsonschema on validity.
+"""The fast schema check (jsonschema-rs, cardspec.rules.loader._fast_check) agrees with jsonschema on validity.
 
 The loader skips jsonschema when the fast check passes a ruleset, so a fast "valid" for
 an instance jsonschema rejects would silently drop a schema error. Compared here: every
@@ -12,10 +12,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from cardspec import loader
-from cardspec._yaml import load_yaml
+from cardspec.rules import loader
+from cardspec.rules.yaml_pos import load_yaml
 from cardspec.errors import RulesetError
-from cardspec.loader import builtin_names, read_ruleset, schema
+from cardspec.rules import builtin_names, read_ruleset, schema
 
 BROKEN = Path(__file__).parent / "broken"
 

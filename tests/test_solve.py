@@ -1,4 +1,4 @@
-"""The solver (cardspec.solve, docs/solve.md) against a brute-force minimax written apart (tests/_positions.py).
+"""The solver (cardspec.players.solve, docs/solve.md) against a brute-force minimax written apart (tests/_positions.py).
 
 Positions are Svoyi Koziri endings (../shared/rules/svoyi-koziri.md: perfect information, two players),
 fixed with a scenario's ``deal:``. The brute force enumerates every line with plain minimax, no table and
@@ -17,7 +17,7 @@ import yaml
 
 import cardspec
 from _positions import brute, svoyi_ending
-from cardspec.solve import DRAW, LOSS, WIN, SolveError, SolverBot, solve, state_from_public_view, terminal_value
+from cardspec.players.solve import DRAW, LOSS, WIN, SolveError, SolverBot, solve, state_from_public_view, terminal_value
 
 HERE = Path(__file__).parent / "svoyi_koziri"
 
@@ -167,7 +167,7 @@ def test_repetitions_before_the_root_still_count(tmp_path):
     position seen twice before the root ends the match as a draw the third time (svoyi-koziri.md "End"), one
     that recurs on the searched line is a draw. Roots reached by random lines whose history holds a position
     twice; the brute force plays through the engine's own repetition rule."""
-    from cardspec._effects import FrozenPositions
+    from cardspec.engine.effects import FrozenPositions
     found = 0
     for seed in range(16):
         rng = random.Random(seed)
@@ -191,7 +191,7 @@ def test_repetitions_before_the_root_still_count(tmp_path):
 def test_children_cache_drops_the_least_recently_used_half():
     """dfpn's children cache (docs/solve.md, "Depth-first proof-number search") is bounded by the children it
     holds; past the limit it drops the least recently used entries holding half of them, not everything."""
-    from cardspec.solve import KidCache
+    from cardspec.players.solve import KidCache
     c = KidCache()
     c.add("a", [1, 2], 10)
     c.add("b", [1, 2], 10)
@@ -208,7 +208,7 @@ def test_children_cache_drops_the_least_recently_used_half():
 def test_dfpn_with_a_tiny_children_cache_agrees_with_brute_force(tmp_path, monkeypatch):
     """The children cache only saves regenerating positions: with room for a few children (evicting all the
     time, docs/solve.md) df-pn gives the brute force's value."""
-    import cardspec.solve as solve_mod
+    import cardspec.players.solve as solve_mod
     drops = []
     add = solve_mod.KidCache.add
 
@@ -235,7 +235,7 @@ def test_dfpn_playing_forced_moves_inside_a_child_agrees_with_brute_force(tmp_pa
     cut short after one move, and the default, the values are the brute force's; with the default no cached
     child is left with one legal move, without chains some are (a responder who cannot beat must pick up,
     svoyi-koziri.md "Play")."""
-    import cardspec.solve as solve_mod
+    import cardspec.players.solve as solve_mod
     single = []
     add = solve_mod.KidCache.add
 
@@ -263,8 +263,8 @@ def test_search_key_equal_exactly_when_position_keys_are(name, players):
     ``State.position_key()`` without copying them into tuples: two positions get equal keys exactly when
     their position keys are equal. Positions on random lines of several rulesets, plus copies with a hand
     reordered and the turn count changed (neither is part of the position)."""
-    import cardspec.solve as solve_mod
-    from cardspec._slots import TURN
+    import cardspec.players.solve as solve_mod
+    from cardspec.engine.slots import TURN
     game = cardspec.load(name, players)
     rng = random.Random(7)
     states = []
@@ -300,7 +300,7 @@ def test_search_key_and_copy_written_out_per_game_are_key_and_clone(name, player
     generated for the game's zones, give ``_key``'s bytes and a state equal to ``State.clone(True)`` in every
     slot (but the action history, shared, and the log, which search states do not keep), independent of the
     original: applying a move to the copy leaves the original's key unchanged. Positions on random lines."""
-    import cardspec.solve as solve_mod
+    import cardspec.players.solve as solve_mod
     from cardspec.engine import State
     game = cardspec.load(name, players)
     keyof, copy = solve_mod._search_fns(game)

@@ -16,10 +16,10 @@ import pytest
 import yaml
 
 import cardspec
-import cardspec.solve as solve_mod
+import cardspec.players.solve as solve_mod
 from cardspec.errors import RulesetError
 from _positions import brute as brute_force, svoyi_ending
-from cardspec.solve import DRAW, WIN, solve, terminal_value
+from cardspec.players.solve import DRAW, WIN, solve, terminal_value
 
 ROOT = Path(__file__).resolve().parent.parent
 SK = ROOT / "rulesets" / "svoyi-koziri.yaml"
@@ -72,7 +72,7 @@ def retrograde(root):
     are draws (play that goes on forever; the threefold rule, docs/solve.md "Repetition"). The engine's
     repetition effect is kept out (a ``FrozenPositions`` of no history) so positions are their keys.
     Returns ``(value, positions, classes)``: the number of exact positions and of position-key classes."""
-    from cardspec._effects import FrozenPositions
+    from cardspec.engine.effects import FrozenPositions
     s0 = root.clone()
     s0.events = None
     s0.positions = FrozenPositions(None)

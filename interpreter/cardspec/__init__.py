@@ -12,7 +12,7 @@ Public API::
 See DESIGN.md in the repository for the layers and contracts.
 """
 from .errors import CardspecError, GameOver, IllegalAction, Problem, RulesetError, ScenarioError
-from .loader import Ruleset, builtin_names, read_ruleset
+from .rules import Ruleset, builtin_names, read_ruleset
 from .engine import Game, State
 
 __version__ = "0.1.0"

@@ -30,7 +30,7 @@ def _options(pairs, ruleset=None) -> dict:
         out[k.strip()] = v.strip()
         origins[k.strip()] = f"command line (--option {p})"
     if ruleset is not None and out:
-        from .loader import read_ruleset
+        from .rules import read_ruleset
         try:
             rs = read_ruleset(str(ruleset))
         except RulesetError:
@@ -154,7 +154,7 @@ def main():
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def list_cmd(as_json):
     """The built-in rulesets: name, title, players, options."""
-    from .loader import builtin_names, read_ruleset
+    from .rules import builtin_names, read_ruleset
     rows = []
     for name in builtin_names():
         rs = read_ruleset(name)
@@ -189,7 +189,7 @@ def _plain_value(v) -> str:
 @main.command()
 def schema():
     """Print the ruleset JSON Schema."""
-    from .loader import schema_path
+    from .rules import schema_path
     click.echo(schema_path().read_text(encoding="utf-8"))
 
 
@@ -380,7 +380,7 @@ def solve(scenario, seconds, method, as_json, option):
     Exit 0 with an answer (proven or not), 2 for a bad scenario or a position that cannot be solved.
     """
     from .scenario import replay as run
-    from .solve import solve as run_solve
+    from .players.solve import solve as run_solve
     _scenario_file(scenario)
     rep = run(scenario, _options(option), _origins(option))
     if rep.error:
@@ -391,7 +391,7 @@ def solve(scenario, seconds, method, as_json, option):
         return
     click.echo(res.describe())
     for text, (lo, hi) in res.moves.items():
-        from .solve import VALUE_WORDS
+        from .players.solve import VALUE_WORDS
         click.echo(f"  {text:<16} {VALUE_WORDS[lo] if lo == hi else VALUE_WORDS[lo] + '..' + VALUE_WORDS[hi]}")
     depth = f", {res.depth} decisions deep" if res.method == "alphabeta" else ""
     click.echo(f"({res.method}: {res.nodes} positions in {res.seconds:.2f} s{depth})")

@@ -7,7 +7,7 @@ import re
 
 import click
 
-from .bots import RandomBot
+from .players import RandomBot
 from .cards import CardError, normalize_code
 from .errors import IllegalAction
 
@@ -275,9 +275,9 @@ def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.e
     """Play one match; bots act from their view only. Returns the final state."""
     state = game.new_state(seed=seed, dealer=dealer)
     bot_rng = random.Random(f"{seed}-bots")
-    from .meldbot import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
+    from .players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
     default = from_ruleset(game)
-    from .induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
+    from .players.induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
     bots = {i: default or _induction(game, f"{seed}-induction-{i}") or RandomBot(bot_rng.random())
             for i in range(game.n)}
     shown = 0

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import __version__
-from .bots import RandomBot, make_bot
+from .players import RandomBot, make_bot
 from .errors import CardspecError, GameOver, IllegalAction
 
 PROTOCOL_VERSION = 1
@@ -94,7 +94,7 @@ class Limits:
 # ---- schemas -------------------------------------------------------------------------
 def schema_dir():
     """Folder of the protocol's JSON Schemas (``schema/protocol`` in the source tree or the wheel)."""
-    from .loader import schema_path
+    from .rules import schema_path
     return schema_path().parent / "protocol"
 
 
@@ -163,7 +163,7 @@ def ruleset_catalogue() -> list:
 
     A built-in file that does not load (a ruleset being written) is left out.
     """
-    from .loader import builtin_names, read_ruleset
+    from .rules import builtin_names, read_ruleset
     out = []
     for name in builtin_names():
         try:

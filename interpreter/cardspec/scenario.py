@@ -25,7 +25,7 @@ from pathlib import Path
 from .cards import CardError, normalize_code
 from .engine import Game, State
 from .errors import CardspecError, IllegalAction, Problem, RulesetError, ScenarioError
-from .loader import read_ruleset, read_scenario_yaml
+from .rules import read_ruleset, read_scenario_yaml
 
 KEYS = {"ruleset", "players", "options", "seed", "dealer", "deck", "deal", "actions", "expect"}
 EXPECT_KEYS = {"events", "legal_actions", "hands", "scores", "error", "terminal", "to_act"}

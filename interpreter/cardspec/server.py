@@ -32,7 +32,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .bots import RandomBot
+from .players import RandomBot
 from .protocol import Limits, ProtocolError, Registry, Session, encode
 
 WEB_DIR = Path(__file__).resolve().parent / "web"

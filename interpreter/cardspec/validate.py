@@ -24,7 +24,7 @@ def validate_ruleset(name_or_path: str, options: dict | None = None):
     a folder, not text). Never raises for bad input.
     """
     from .engine import Game, State
-    from .loader import read_ruleset
+    from .rules import read_ruleset
 
     try:
         rs = read_ruleset(name_or_path, strict=False)

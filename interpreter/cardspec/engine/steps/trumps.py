@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import ast
 
-from ._slots import DEAL_NUMBER, TRUMP
-from ._steps import Step, step_type
-from .dsl import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
+from ..slots import DEAL_NUMBER, TRUMP
+from .base import Step, step_type
+from ...lang.dsl import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
 
 _SUIT_WORDS = {
     "S": ("s", "spade", "spades", "♠"), "H": ("h", "heart", "hearts", "♥"),

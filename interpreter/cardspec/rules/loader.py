@@ -23,8 +23,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from ._yaml import Pos, Positions, Replace, load_yaml
-from .errors import Problem, RulesetError
+from .yaml_pos import Pos, Positions, Replace, load_yaml
+from ..errors import Problem, RulesetError
 
 
 @lru_cache(maxsize=None)
@@ -33,7 +33,7 @@ def _data_dir(name: str) -> Path:
     packaged = Path(str(resources.files("cardspec"))) / "_data" / name
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parent.parent.parent / name
+    return Path(__file__).resolve().parents[3] / name
 
 
 def rulesets_dir() -> Path:

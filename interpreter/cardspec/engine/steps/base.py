@@ -18,9 +18,9 @@ from itertools import islice
 from operator import itemgetter
 from operator import mul as _mul
 
-from ._compile import Compiler, ZONE, SEAT_ZONE
-from ._effects import compile_effects
-from .dsl import BOOL, CARD, INT, STR, SUIT, list_of
+from ..compiler import Compiler, ZONE, SEAT_ZONE
+from ..effects import compile_effects
+from ...lang import BOOL, CARD, INT, STR, SUIT, list_of
 
 STEP_TYPES = {}
 
@@ -320,7 +320,7 @@ class Pass(Step):
         return list(dict.fromkeys(combos))
 
     def is_legal(self, s, move):
-        from ._turns import _sub_multiset
+        from .turns import _sub_multiset
         return len(move) == self._k(s) and _sub_multiset(move, s.z[self.zone][s.v[7]])
 
     def random_move(self, s, rng):
@@ -466,8 +466,8 @@ class Do(Step):
             self.fx(s)
 
 
-from . import _tricks  # noqa: E402,F401  (registers the tricks step)
-from . import _bidding, _trumps  # noqa: E402,F401  (register the bid and trump steps)
-from . import _turns  # noqa: E402,F401  (registers the turns step)
-from . import _melds  # noqa: E402,F401  (meld functions for expressions, meld/lay_off effects)
-from . import _secret  # noqa: E402,F401  (the secret_rule step and judge/rule_* builtins)
+from . import tricks as _tricks  # noqa: E402,F401  (registers the tricks step)
+from . import bidding as _bidding, trumps as _trumps  # noqa: E402,F401  (register the bid and trump steps)
+from . import turns as _turns  # noqa: E402,F401  (registers the turns step)
+from .. import melds as _melds  # noqa: E402,F401  (meld functions for expressions, meld/lay_off effects)
+from . import secret as _secret  # noqa: E402,F401  (the secret_rule step and judge/rule_* builtins)

@@ -35,12 +35,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from ._effects import FrozenPositions
-from .engine import State
-from ._slots import TURN
-from ._turns import TURNS as _TS_TURNS
-from .bots import Bot, RandomBot
-from .errors import CardspecError
+from ..engine.effects import FrozenPositions
+from ..engine import State
+from ..engine.slots import TURN
+from ..engine.steps.turns import TURNS as _TS_TURNS
+from .base import Bot, RandomBot
+from ..errors import CardspecError
 
 WIN, DRAW, LOSS = 1, 0, -1
 _NO_REP = 1 << 30
@@ -911,7 +911,7 @@ def state_from_public_view(game, view: dict):
     view and is taken as unset). The repetition history is not in a view: it starts empty.
     Raises ``SolveError`` when the view hides cards or the match is over.
     """
-    from ._slots import SYSTEM_VARS, TO_ACT
+    from ..engine.slots import SYSTEM_VARS, TO_ACT
     if view.get("terminal"):
         raise SolveError("the match is over")
     s = game.new_state(seed=0, record=False)
@@ -945,7 +945,7 @@ def state_from_public_view(game, view: dict):
     s.terminal = False
     turn = view.get("turn")
     if turn is not None:
-        from ._turns import ACTOR, CNT, PH, SEAT, TURNS
+        from ..engine.steps.turns import ACTOR, CNT, PH, SEAT, TURNS
         ts = [0, 0, -1, 0, 0, -1, -1]
         ts[PH], ts[CNT], ts[SEAT] = turn["phase"], turn["actions_in_phase"], turn["seat"]
         ts[TURNS] = turn["number"] - 1

@@ -19,16 +19,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from . import _steps
-from ._compile import INTS, SEAT_ZONE, ZONE, Compiler
-from .cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
-from .dsl import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of
-from .errors import GameOver, IllegalAction, Problem, RulesetError
-from .loader import Ruleset, is_by_option, read_ruleset
+from .steps import base as _steps
+from .compiler import INTS, SEAT_ZONE, ZONE, Compiler
+from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
+from ..lang import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of
+from ..errors import GameOver, IllegalAction, Problem, RulesetError
+from ..rules import Ruleset, is_by_option, read_ruleset
 
-from ._slots import *  # noqa: F401,F403  (slot indexes of State.v)
-from ._turns import TURNS as _TS_TURNS
-from ._slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
+from .slots import *  # noqa: F401,F403  (slot indexes of State.v)
+from .steps.turns import TURNS as _TS_TURNS
+from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
 VISIBILITY = ("owner", "all", "none", "all_but_owner", "top")
 
 
@@ -243,7 +243,7 @@ class Game:
 
     def _defines(self, comp: Compiler, defines: dict):
         """Compile ``define:`` entries in dependency order; a cycle is an error (evaluation stays bounded)."""
-        from .dsl import DslError, parse
+        from ..lang import DslError, parse
         sigs = {}
         for key in defines:
             name, params = _signature(key)
@@ -350,7 +350,7 @@ class Game:
 
     def state_from_view(self, view: dict, hidden: dict | None = None, seed=None) -> "State":
         """A State built from one seat's ``view`` plus guesses for what it hides (``cardspec._determinize``)."""
-        from ._determinize import state_from_view
+        from .determinize import state_from_view
         return state_from_view(self, view, hidden, seed)
 
     def zone_index(self, name: str) -> Zone:
@@ -527,7 +527,7 @@ class State:
                 if self.entered:
                     return
                 if self._deal_override is not None and not step.before_deal:   # choices before the deal: later
-                    from .scenario import apply_deal_override
+                    from ..scenario import apply_deal_override
                     override, self._deal_override = self._deal_override, None
                     apply_deal_override(self, override)
                 try:

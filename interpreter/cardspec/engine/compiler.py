@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .dsl import ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, compile_expr, list_of, runtime_helpers
-from .errors import Problem, RulesetError
+from ..lang import ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, compile_expr, list_of, runtime_helpers
+from ..errors import Problem, RulesetError
 
 ZONE = list_of(CARD)
 SEAT_ZONE = list_of(list_of(CARD))
@@ -106,7 +106,7 @@ class Compiler:
 
     def filter_lines(self, text, path, params, var: str, lst: str):
         """Statements narrowing list ``lst`` by condition ``text`` on parameter ``var`` (see dsl)."""
-        from .dsl import _Compiler, parse
+        from ..lang.dsl import _Compiler, parse
         pmap = {name: Binding(f"p_{name}", t) for name, t in params}
         try:
             if isinstance(text, bool):

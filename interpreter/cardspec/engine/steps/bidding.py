@@ -28,11 +28,11 @@ the hook); the step knows no game, the ruleset supplies every number.
 """
 from __future__ import annotations
 
-from ._compile import Compiler, INTS
-from ._effects import compile_effects
-from ._slots import DEALER, TO_ACT
-from ._steps import Step, step_type
-from .dsl import BOOL, INT
+from ..compiler import Compiler, INTS
+from ..effects import compile_effects
+from ..slots import DEALER, TO_ACT
+from .base import Step, step_type
+from ...lang import BOOL, INT
 
 BID_CTX = (("seat", INT), ("bid", INT))
 

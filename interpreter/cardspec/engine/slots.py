@@ -1,5 +1,5 @@
 """Fixed slots of ``State.v`` (the ruleset's vars follow them)."""
-from .dsl import INT, SUIT
+from ..lang import INT, SUIT
 
 # Fixed slots of State.v (the ruleset's vars follow).
 DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN = range(10)

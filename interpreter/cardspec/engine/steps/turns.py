@@ -42,12 +42,12 @@ from __future__ import annotations
 import ast
 import itertools
 
-from ._compile import Compiler, SEAT_ZONE, ZONE
-from ._effects import END_LEVELS, effects_source
-from ._slots import TO_ACT, TURN
-from .cards import SUIT_NAMES
-from .dsl import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of
-from ._steps import Step, step_type
+from ..compiler import Compiler, SEAT_ZONE, ZONE
+from ..effects import END_LEVELS, effects_source
+from ..slots import TO_ACT, TURN
+from ...cards import SUIT_NAMES
+from ...lang import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of
+from .base import Step, step_type
 
 DONE = (-1, ())
 SKIP = (-2, ())
@@ -415,7 +415,7 @@ class Turns(Step):
     @staticmethod
     def _param_free(game, text):
         """True when ``legal:`` compiles with ``seat`` alone (it names no parameter): hoisted out of the loops."""
-        from .dsl import DslError, compile_expr
+        from ...lang import DslError, compile_expr
         try:
             compile_expr(text, game.env, {"seat": Binding("p_seat", INT)}, (BOOL,))
             return True

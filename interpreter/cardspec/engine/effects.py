@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import re
 
-from ._compile import Compiler, INTS, SEAT_ZONE, ZONE
-from .dsl import ANY, BOOL, CARD, INT, list_of
+from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
+from ..lang import ANY, BOOL, CARD, INT, list_of
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
                 "repetition")

@@ -41,8 +41,8 @@ from __future__ import annotations
 
 import random
 
-from ._steps import Step, step_type
-from .dsl import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, builtin, compile_expr, list_of, _argc
+from .base import Step, step_type
+from ...lang.dsl import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, builtin, compile_expr, list_of, _argc
 
 #: the context names of a secret rule and their types
 RULE_PARAMS = (("card", CARD), ("last", CARD), ("line", list_of(CARD)))
@@ -174,7 +174,7 @@ class SecretRule(Step):
 
     # ---- decisions ------------------------------------------------------------
     def enter(self, s):
-        from ._slots import TO_ACT
+        from ..slots import TO_ACT
         s.v[TO_ACT] = self.seat(s) % s.n
         return True
 
@@ -216,7 +216,7 @@ class SecretRule(Step):
                          "(names: card, last, line)")
 
     def apply(self, s, move):
-        from ._slots import TO_ACT
+        from ..slots import TO_ACT
         seat = s.v[TO_ACT]
         rid = move[1]
         s.v[self.var] = rid

@@ -29,11 +29,11 @@ from __future__ import annotations
 import random
 import re
 
-from .bots import Bot
-from .cards import SUIT_NAMES
-from .dsl import CARD, INT, SUIT
-from .errors import RulesetError
-from ._slots import DEALER, DEAL_NUMBER, LEADER, LED_SUIT, SYSTEM_VARS, TO_ACT, TRUMP
+from .base import Bot
+from ..cards import SUIT_NAMES
+from ..lang import CARD, INT, SUIT
+from ..errors import RulesetError
+from ..engine.slots import DEALER, DEAL_NUMBER, LEADER, LED_SUIT, SYSTEM_VARS, TO_ACT, TRUMP
 
 _PIECE = re.compile(r"\{([^{}]*)\}")
 
@@ -141,7 +141,7 @@ def policy(game, name: str) -> Policy:
 
 def shadow_state(game, view: dict):
     """A ``State`` holding only what ``view`` shows (hidden zones empty), for evaluating expressions."""
-    from .engine import State
+    from ..engine import State
     s = State.__new__(State)
     for slot in State.__slots__:
         setattr(s, slot, None)

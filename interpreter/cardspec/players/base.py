@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import random
 
-from .errors import RulesetError
+from ..errors import RulesetError
 
 
 def _guard(act):
@@ -116,7 +116,7 @@ def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
     if name == "policy":
         return _policy_bot(game, arg or policy, seed)
     if name == "meld":
-        from .meldbot import MeldBot, from_ruleset
+        from .meld import MeldBot, from_ruleset
         return from_ruleset(game, seed) or MeldBot(seed=seed)
     if name == "induction":   # a secret-rule game whose ruleset has bots: default: {bot: induction, …}
         from .induction import from_ruleset as _induction

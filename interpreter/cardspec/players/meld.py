@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from .bots import Bot
+from .base import Bot
 
 _CARD = re.compile(r"^(?:10|[2-9TJQKA])[SHDC]$|^JK$", re.I)
 _RANK = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10, "10": 10}

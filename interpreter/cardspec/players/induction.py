@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import random
 
-from .bots import Bot
-from ._secret import _rules
+from .base import Bot
+from ..engine.steps.secret import _rules
 
 
 class InductionBot(Bot):

@@ -28,9 +28,9 @@ import math
 import random
 import time
 
-from ._slots import DEAL_NUMBER, TO_ACT
-from .bots import Bot
-from ._determinize import Determinizer, DeterminizeError
+from ..engine.slots import DEAL_NUMBER, TO_ACT
+from .base import Bot
+from ..engine.determinize import Determinizer, DeterminizeError
 
 
 class _Node:
@@ -71,7 +71,7 @@ class ISMCTSBot(Bot):
             raise ValueError("ismcts: seconds must be positive")
         if horizon not in ("deal", "match"):
             raise ValueError("ismcts: horizon is 'deal' or 'match'")
-        from .engine import Game
+        from ..engine import Game
         if not isinstance(game, Game):
             raise TypeError(f"ISMCTSBot takes the Game (the rules), not {type(game).__name__}: "
                             "bots never hold the state")

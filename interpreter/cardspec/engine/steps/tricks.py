@@ -32,11 +32,11 @@ from __future__ import annotations
 import bisect
 import re
 
-from ._compile import Compiler
-from ._effects import compile_effects, effects_source
-from ._steps import Step, step_type, zone_of
-from .dsl import BOOL, CARD, INT, list_of
-from ._slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
+from ..compiler import Compiler
+from ..effects import compile_effects, effects_source
+from .base import Step, step_type, zone_of
+from ...lang import BOOL, CARD, INT, list_of
+from ..slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
 
 PLAY_CTX = (("seat", INT), ("card", "card"), ("hand", list_of(CARD)))
 WIN_CTX = (("card", "card"), ("seat", INT))

@@ -56,9 +56,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from . import dsl
-from ._effects import EXTRA_EFFECTS
-from .dsl import CARD, INT, SUIT, Code, list_of
+from ..lang import dsl
+from .effects import EXTRA_EFFECTS
+from ..lang import CARD, INT, SUIT, Code, list_of
 
 MAX_PLACES = 13
 ACE = 14

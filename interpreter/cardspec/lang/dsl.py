@@ -27,7 +27,7 @@ from importlib import resources
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from ._fastparse import parse as fast_parse
+from .fastparse import parse as fast_parse
 
 INT, BOOL, CARD, SUIT, COLOR, STR, ANY = "int", "bool", "card", "suit", "color", "str", "any"
 
@@ -70,7 +70,7 @@ class DslError(Exception):
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    text = resources.files("cardspec").joinpath("grammar.lark").read_text(encoding="utf-8")
+    text = resources.files("cardspec.lang").joinpath("grammar.lark").read_text(encoding="utf-8")
     return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 

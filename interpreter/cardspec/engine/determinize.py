@@ -39,8 +39,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ._slots import SYSTEM_VARS
-from .errors import CardspecError
+from .slots import SYSTEM_VARS
+from ..errors import CardspecError
 
 _SYSTEM_INDEX = {name: i for i, (name, _, _) in enumerate(SYSTEM_VARS)}
 FLIGHT = "@flight"
@@ -137,7 +137,7 @@ def _template(game, view, seed=None):
                                f"(supported: {', '.join(sorted(SUPPORTED))})")
     if getattr(step, "kind", None) == "turns":
         # The turn's counters (_turns.py): phase, actions in it, the next-seat override, turns taken.
-        from ._turns import ACTOR, CNT, NEXT, PH, SEAT, TURNS
+        from .steps.turns import ACTOR, CNT, NEXT, PH, SEAT, TURNS
         turn = view.get("turn")
         if turn is None:
             raise DeterminizeError("this view of a turns step has no 'turn' (make it with State.view(seat))")

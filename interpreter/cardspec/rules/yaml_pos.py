@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from .errors import Problem, RulesetError
+from ..errors import Problem, RulesetError
 
 MAX_DEPTH = 64
 MAX_NODES = 100_000

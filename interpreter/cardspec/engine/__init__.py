@@ -1,0 +1,7 @@
+"""The engine: a ``Game`` (a ruleset compiled for a player count, immutable) and a ``State``
+(one position of a match). Over the rules and the expression language, under the players
+and the front ends; ``steps/`` holds one module per mechanism of a deal.
+"""
+from .state import Game, State
+
+__all__ = ["Game", "State"]
