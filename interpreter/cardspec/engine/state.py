@@ -20,7 +20,9 @@ import random
 from dataclasses import dataclass
 
 from .steps import base as _steps
+from . import melds as _melds  # noqa: F401  (meld functions for expressions, meld/lay_off effects)
 from .compiler import INTS, SEAT_ZONE, ZONE, Compiler
+from .fixed_deal import apply_deal_override
 from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
 from ..lang import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of
 from ..errors import GameOver, IllegalAction, Problem, RulesetError
@@ -527,7 +529,6 @@ class State:
                 if self.entered:
                     return
                 if self._deal_override is not None and not step.before_deal:   # choices before the deal: later
-                    from ..scenario import apply_deal_override
                     override, self._deal_override = self._deal_override, None
                     apply_deal_override(self, override)
                 try:

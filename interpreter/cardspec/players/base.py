@@ -7,17 +7,18 @@ through the checked public ``State.apply``. Every ``act`` of every subclass is
 wrapped so that anything but a plain view dict (a ``State`` above all) raises
 ``TypeError``: no bot API accepts a State.
 
-Bots: ``random`` (``RandomBot``), ``ismcts`` (``cardspec.ismcts.ISMCTSBot``),
-and ``policy`` (a policy written in the ruleset, when ``cardspec.policy`` exists).
-Specs for ``make_bot``: ``random``, ``ismcts``, ``ismcts:500`` (iterations per
-decision), ``ismcts:0.2s`` (seconds per decision), ``policy:NAME``.
+Bots: ``random`` (``RandomBot``), ``ismcts`` (``cardspec.players.ismcts.ISMCTSBot``),
+``policy`` (a policy written in the ruleset, ``cardspec.players.policy``), ``meld``,
+``solver`` and ``induction``. Specs for ``make_bot``: ``random``, ``ismcts``,
+``ismcts:500`` (iterations per decision), ``ismcts:0.2s`` (seconds per decision),
+``policy:NAME``, ``meld``, ``solver``, ``solver:12`` (the most cards in play it
+solves), ``induction``; each kind's module parses its own spec (its ``make``).
 """
 from __future__ import annotations
 
 import functools
+import importlib
 import random
-
-from ..errors import RulesetError
 
 
 def _guard(act):
@@ -86,7 +87,18 @@ def take_turn(state, bot: Bot, seat: int | None = None) -> str:
     return action
 
 
-BOTS = ("random", "ismcts", "policy", "meld", "solver", "induction")
+#: Bot kinds for ``make_bot``: name -> the module (in this package) whose ``make(arg, seed, game, policy)``
+#: builds one. A module is imported when its kind is first asked for: this module imports none of them,
+#: and a program that plays only random bots never loads the search code.
+BOT_KINDS = {
+    "random": None,            # RandomBot, below
+    "ismcts": ".ismcts",
+    "policy": ".policy",
+    "meld": ".meld",
+    "solver": ".solve",
+    "induction": ".induction",
+}
+BOTS = tuple(BOT_KINDS)
 
 
 def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
@@ -96,61 +108,8 @@ def make_bot(spec: str, seed=None, game=None, policy: str | None = None) -> Bot:
     """
     name, _, arg = str(spec).strip().partition(":")
     name = name.strip().lower()
-    if name == "random":
+    if name not in BOT_KINDS:
+        raise ValueError(f"unknown bot '{spec}'; bots: {', '.join(BOTS)}")
+    if BOT_KINDS[name] is None:
         return RandomBot(seed=seed)
-    if name == "ismcts":
-        from .ismcts import ISMCTSBot
-        if game is None:
-            raise ValueError("the ismcts bot needs the game's rules")
-        kw = {}
-        if arg:
-            try:
-                if arg.endswith("s"):
-                    kw["seconds"] = float(arg[:-1])
-                else:
-                    kw["iterations"] = int(arg)
-            except ValueError:
-                raise ValueError(f"ismcts takes iterations (ismcts:500) or seconds (ismcts:0.5s), not '{arg}'") \
-                    from None
-        return ISMCTSBot(game, seed=seed, **kw)
-    if name == "policy":
-        return _policy_bot(game, arg or policy, seed)
-    if name == "meld":
-        from .meld import MeldBot, from_ruleset
-        return from_ruleset(game, seed) or MeldBot(seed=seed)
-    if name == "induction":   # a secret-rule game whose ruleset has bots: default: {bot: induction, …}
-        from .induction import from_ruleset as _induction
-        bot = _induction(game, seed)
-        if bot is None:
-            raise ValueError(f"{getattr(game, 'name', 'this ruleset')} names no induction bot (bots: default: "
-                             "{bot: induction, …})")
-        return bot
-    if name == "solver":   # perfect-information two-player games (cardspec.solve); solver:12 = at most 12 cards
-        from .solve import SolverBot
-        if game is None:
-            raise ValueError("the solver bot needs the game's rules")
-        try:
-            return SolverBot(game, max_cards=int(arg) if arg else 16, seed=seed)
-        except ValueError:
-            raise ValueError(f"solver takes the most cards in play it solves (solver:12), not '{arg}'") from None
-    raise ValueError(f"unknown bot '{spec}'; bots: {', '.join(BOTS)}")
-
-
-def _policy_bot(game, name, seed):
-    """A policy bot from the ruleset's policies (``cardspec.policy.PolicyBot``), if that module exists."""
-    if not name:
-        raise ValueError("the policy bot needs a policy name (policy:NAME or --policy NAME)")
-    rs_name = getattr(game, "name", "this ruleset")
-    try:
-        from . import policy as _policy
-    except ImportError:
-        raise ValueError(f"{rs_name} has no policy '{name}' (this cardspec has no policy bots)") from None
-    PolicyBot = getattr(_policy, "PolicyBot", None)
-    if PolicyBot is None:
-        raise ValueError(f"{rs_name} has no policy '{name}' (this cardspec has no policy bots)")
-    try:
-        return PolicyBot(game, name, seed=seed)
-    except ValueError as e:
-        raise ValueError(str(e)) from None
-    except RulesetError as e:
-        raise ValueError(f"{rs_name}: policy '{name}' does not compile: {e}") from None
+    return importlib.import_module(BOT_KINDS[name], __package__).make(arg, seed, game, policy)

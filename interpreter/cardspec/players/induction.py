@@ -210,3 +210,15 @@ def from_ruleset(game, seed=None):
     if not isinstance(spec, dict) or spec.get("bot") != "induction":
         return None
     return InductionBot(game, spec, seed=seed)
+
+
+def make(arg: str, seed=None, game=None, policy=None) -> InductionBot:
+    """``make_bot``'s ``induction``: for a secret-rule game whose ruleset has ``bots: default: {bot: induction, …}``.
+
+    Raises ``ValueError`` when the ruleset names no induction bot.
+    """
+    bot = from_ruleset(game, seed)
+    if bot is None:
+        raise ValueError(f"{getattr(game, 'name', 'this ruleset')} names no induction bot (bots: default: "
+                         "{bot: induction, …})")
+    return bot

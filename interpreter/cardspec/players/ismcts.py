@@ -190,3 +190,23 @@ class ISMCTSBot(Bot):
             if seat in t:
                 return i
         return seat
+
+
+def make(arg: str, seed=None, game=None, policy=None) -> ISMCTSBot:
+    """``make_bot``'s ``ismcts``, ``ismcts:500`` (iterations per decision), ``ismcts:0.5s`` (seconds).
+
+    Raises ``ValueError`` without the game or for a bad parameter.
+    """
+    if game is None:
+        raise ValueError("the ismcts bot needs the game's rules")
+    kw = {}
+    if arg:
+        try:
+            if arg.endswith("s"):
+                kw["seconds"] = float(arg[:-1])
+            else:
+                kw["iterations"] = int(arg)
+        except ValueError:
+            raise ValueError(f"ismcts takes iterations (ismcts:500) or seconds (ismcts:0.5s), not '{arg}'") \
+                from None
+    return ISMCTSBot(game, seed=seed, **kw)

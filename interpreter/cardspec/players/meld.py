@@ -113,3 +113,8 @@ def from_ruleset(game, seed=None):
         return None
     return MeldBot(keep=spec.get("keep", ("JK",)), pile=spec.get("pile", "discard"), take=spec.get("take", "take"),
                    seed=seed)
+
+
+def make(arg: str, seed=None, game=None, policy=None) -> MeldBot:
+    """``make_bot``'s ``meld``: the ruleset's own meld bot settings (``bots: default: {bot: meld}``), if any."""
+    return from_ruleset(game, seed) or MeldBot(seed=seed)

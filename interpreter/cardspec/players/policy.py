@@ -216,3 +216,20 @@ class PolicyBot(Bot):
         s = shadow_state(self.game, view)
         seat = view.get("seat")
         return self.policy.choose(s, seat if seat is not None else s.v[TO_ACT], legal)
+
+
+def make(arg: str, seed=None, game=None, policy=None) -> PolicyBot:
+    """``make_bot``'s ``policy:NAME`` (or ``policy`` with ``policy=NAME``): the ruleset's policy NAME.
+
+    Raises ``ValueError`` without a name, for an unknown policy or one that does not compile.
+    """
+    name = arg or policy
+    if not name:
+        raise ValueError("the policy bot needs a policy name (policy:NAME or --policy NAME)")
+    rs_name = getattr(game, "name", "this ruleset")
+    try:
+        return PolicyBot(game, name, seed=seed)
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+    except RulesetError as e:
+        raise ValueError(f"{rs_name}: policy '{name}' does not compile: {e}") from None

@@ -984,3 +984,16 @@ class SolverBot(Bot):
         res = solve(s, self.seconds)
         self.last = res
         return res.best if res.best in legal else self.fallback.act(view, legal)
+
+
+def make(arg: str, seed=None, game=None, policy=None) -> SolverBot:
+    """``make_bot``'s ``solver`` / ``solver:12`` (at most 12 cards in play): perfect-information two-player games.
+
+    Raises ``ValueError`` without the game or for a bad parameter.
+    """
+    if game is None:
+        raise ValueError("the solver bot needs the game's rules")
+    try:
+        return SolverBot(game, max_cards=int(arg) if arg else 16, seed=seed)
+    except ValueError:
+        raise ValueError(f"solver takes the most cards in play it solves (solver:12), not '{arg}'") from None

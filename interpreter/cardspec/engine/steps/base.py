@@ -3,7 +3,8 @@
 Every step is built from one YAML item of ``deal:`` (``- shuffle``,
 ``- deal: {…}``, ``- pass: {…}``, ``- tricks: {…}``, ``- score: {…}``,
 ``- do: [effects]``) and registered in ``STEP_TYPES`` by its keyword
-(jsonschema's ``_keywords.py`` idea: one table, one signature). Automatic
+(jsonschema's ``_keywords.py`` idea: one table, one signature); ``cardspec.engine.steps``
+imports every mechanism's module, so the table is full once the package is imported. Automatic
 steps implement ``run(s)``; decision steps implement ``enter(s)`` (False when
 there is nothing to decide), ``legal(s)`` (internal moves), ``apply(s, move)``
 (True when the step is over), ``text``/``parse`` (the action's text form).
@@ -23,6 +24,18 @@ from ..effects import compile_effects
 from ...lang import BOOL, CARD, INT, STR, SUIT, list_of
 
 STEP_TYPES = {}
+
+
+def _sub_multiset(cards, zone):
+    """True when every card of ``cards`` (with repeats) is in ``zone``."""
+    if len(cards) == 1:
+        return cards[0] in zone
+    rest = list(zone)
+    for c in cards:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
 
 
 def step_type(name):
@@ -320,7 +333,6 @@ class Pass(Step):
         return list(dict.fromkeys(combos))
 
     def is_legal(self, s, move):
-        from .turns import _sub_multiset
         return len(move) == self._k(s) and _sub_multiset(move, s.z[self.zone][s.v[7]])
 
     def random_move(self, s, rng):
@@ -465,9 +477,3 @@ class Do(Step):
         if self.fx is not None:
             self.fx(s)
 
-
-from . import tricks as _tricks  # noqa: E402,F401  (registers the tricks step)
-from . import bidding as _bidding, trumps as _trumps  # noqa: E402,F401  (register the bid and trump steps)
-from . import turns as _turns  # noqa: E402,F401  (registers the turns step)
-from .. import melds as _melds  # noqa: E402,F401  (meld functions for expressions, meld/lay_off effects)
-from . import secret as _secret  # noqa: E402,F401  (the secret_rule step and judge/rule_* builtins)

@@ -47,7 +47,7 @@ from ..effects import END_LEVELS, effects_source
 from ..slots import TO_ACT, TURN
 from ...cards import SUIT_NAMES
 from ...lang import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of
-from .base import Step, step_type
+from .base import Step, _sub_multiset, step_type
 
 DONE = (-1, ())
 SKIP = (-2, ())
@@ -87,18 +87,6 @@ def _combos(pool, kmin, kmax, key):
 def _perms(pool, kmin, kmax, key):
     """Distinct card sequences (order matters) of lengths kmin..kmax from ``pool`` (``ordered: true``)."""
     return _distinct(itertools.permutations, pool, kmin, kmax, key)
-
-
-def _sub_multiset(cards, zone):
-    """True when every card of ``cards`` (with repeats) is in ``zone``."""
-    if len(cards) == 1:
-        return cards[0] in zone
-    rest = list(zone)
-    for c in cards:
-        if c not in rest:
-            return False
-        rest.remove(c)
-    return True
 
 
 def _candidates(cands, kmin, kmax, zone, key, ordered):
