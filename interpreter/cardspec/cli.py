@@ -1,8 +1,9 @@
 """The ``cardspec`` command (click).
 
 Exit codes (DESIGN.md): 0 ok, 1 a check failed (validate, expect), 2 bad input
-(missing file, syntax, illegal action). No Python traceback reaches a user:
-unexpected errors print one line (set CARDSPEC_DEBUG=1 for the traceback).
+(missing file, syntax, illegal action). No Python traceback reaches a user: an
+unexpected error (a bug in cardspec) prints ``error: [internal/error] …`` with a
+bug-report hint and exits 2 (set CARDSPEC_DEBUG=1 for the traceback).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import CardspecError, Problem, RulesetError, ScenarioError
+from .errors import CardspecError, Problem, RulesetError, ScenarioError, internal_error_text
 
 
 def _options(pairs, ruleset=None) -> dict:
@@ -140,8 +141,8 @@ class _Group(click.Group):
         except Exception as e:  # noqa: BLE001 - the last line of defence against tracebacks
             if os.environ.get("CARDSPEC_DEBUG"):
                 raise
-            click.echo(f"internal error: {type(e).__name__}: {e} (set CARDSPEC_DEBUG=1 for details)", err=True)
-            sys.exit(3)
+            click.echo(internal_error_text(e), err=True)
+            sys.exit(2)
 
 
 @click.group(cls=_Group)

@@ -93,3 +93,21 @@ class ScenarioError(CardspecError):
     """A scenario file that cannot be replayed (bad key, unknown card, wrong seat prefix)."""
 
     code = "scenario/invalid"
+
+
+#: What a user is asked to do about an error that is cardspec's fault, not theirs.
+BUG_HINT = ("this is a bug in cardspec, not a problem in your input: please report it with the command, "
+            "its files and this message (CARDSPEC_DEBUG=1 shows the Python traceback)")
+
+
+def _detail(e: BaseException) -> str:
+    detail = " ".join(str(e).split())
+    return detail if len(detail) <= 300 else detail[:300] + " …"
+
+
+def internal_error_text(e: BaseException) -> str:
+    """``error: [internal/error] unexpected TYPE: TEXT`` then the bug-report hint, for an unexpected
+    exception ``e`` (what the command line prints instead of a traceback)."""
+    detail = _detail(e)
+    return f"error: [internal/error] unexpected {type(e).__name__}" + (f": {detail}" if detail else "") + \
+        f"\n    hint: {BUG_HINT}"

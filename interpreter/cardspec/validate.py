@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .errors import Problem, RulesetError
+from .errors import BUG_HINT, Problem, RulesetError, _detail
 
 MAX_PLAYERS = 64
 
@@ -21,8 +21,25 @@ def validate_ruleset(name_or_path: str, options: dict | None = None):
 
     Returns ``(problems, status)``: a list of ``Problem`` sorted by file
     position, and 0 (valid), 1 (invalid) or 2 (unusable input: missing file,
-    a folder, not text). Never raises for bad input.
+    a folder, not text). Never raises: an unexpected exception (a bug in
+    cardspec) becomes one problem with code ``internal/error`` and a bug-report
+    hint, status 1.
     """
+    try:
+        return _validate(name_or_path, options)
+    except Exception as e:  # noqa: BLE001 - no Python exception reaches a user
+        return [internal_problem(str(name_or_path), e)], 1
+
+
+def internal_problem(file: str, e: BaseException, line: int = 0, col: int = 0, during: str = "") -> Problem:
+    """A ``Problem`` (code ``internal/error``) for an unexpected exception ``e``: its type and text, and
+    the bug-report hint of ``cardspec.cli.BUG_HINT``."""
+    detail = _detail(e)
+    return Problem(file, line, col, f"internal error{during}: unexpected {type(e).__name__}"
+                   + (f": {detail}" if detail else ""), BUG_HINT, code="internal/error")
+
+
+def _validate(name_or_path: str, options: dict | None = None):
     from .engine import Game, State
     from .rules import read_ruleset
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-from .yaml_pos import Pos, Positions, Replace, load_yaml
+from .yaml_pos import Pos, Positions, Replace, load_yaml, read_text
 from ..errors import Problem, RulesetError
 
 
@@ -63,9 +63,9 @@ def resolve_path(name_or_path: str, relative_to: str | None = None) -> Path:
     name_or_path = str(name_or_path)
     p = Path(name_or_path)
     builtin = rulesets_dir() / f"{name_or_path}.yaml"
-    if p.is_dir() and "/" not in name_or_path and builtin.is_file():
+    if _is_dir(p) and "/" not in name_or_path and _is_file(builtin):
         return builtin   # a folder named like a built-in ruleset does not hide it
-    if p.is_dir():
+    if _is_dir(p):
         err = RulesetError(Problem(name_or_path, 0, 0, f"'{name_or_path}' is a folder, not a ruleset file",
                                    "give a .yaml file or a built-in name"))
         err.code = "ruleset/not_found"
@@ -75,18 +75,34 @@ def resolve_path(name_or_path: str, relative_to: str | None = None) -> Path:
         candidates.append(Path(relative_to).parent / p)
     candidates.append(p)
     for c in candidates:
-        if c.is_file():
+        if _is_file(c):
             return c
     stem = name_or_path[:-5] if name_or_path.endswith(".yaml") else name_or_path
     b = rulesets_dir() / f"{stem}.yaml"
-    if "/" not in stem and b.is_file():
+    if "/" not in stem and _is_file(b):
         return b
     close = difflib.get_close_matches(stem, builtin_names(), n=1)
     hint = f"did you mean '{close[0]}'?" if close else f"built-in rulesets: {', '.join(builtin_names())}"
-    err = RulesetError(Problem(str(name_or_path), 0, 0, f"no ruleset file or built-in ruleset named '{name_or_path}'",
-                               hint))
+    shown = name_or_path if len(name_or_path) <= 200 else name_or_path[:200] + "…"
+    err = RulesetError(Problem(shown, 0, 0, f"no ruleset file or built-in ruleset named '{shown}'", hint))
     err.code = "ruleset/not_found"
     raise err
+
+
+def _is_file(p: Path) -> bool:
+    """``p.is_file()``, False for a name the system cannot look up (too long, a NUL byte, no permission)."""
+    try:
+        return p.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def _is_dir(p: Path) -> bool:
+    """``p.is_dir()``, False for a name the system cannot look up (see ``_is_file``)."""
+    try:
+        return p.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 @dataclass
@@ -336,7 +352,7 @@ def _display(path: Path) -> str:
 def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
     file = _display(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, file)
     except UnicodeDecodeError as e:
         err = RulesetError(Problem(file, 1, 1, f"not a text file (byte {e.object[e.start]:#04x} at offset {e.start} "
                                                "is not UTF-8)", "a ruleset is a YAML text file in UTF-8"))
@@ -350,6 +366,9 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
     if not isinstance(data, dict):
         what = "empty" if data is None else f"{_kind(data)}"
         raise RulesetError(pos.problem((), f"a ruleset is a mapping (name:, players:, deck:, deal: …); this file is {what}"))
+    id_problems = _check_ids(data, pos)
+    if id_problems:
+        raise RulesetError(id_problems)
     chain = [file]
     base_name = data.get("extends")
     if base_name is not None:
@@ -390,6 +409,35 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
     return Ruleset(name=name, data=data, positions=pos, file=file, chain=chain, problems=problems)
 
 
+def _check_ids(data, pos: Positions, path=()) -> list:
+    """Problems of ``id:`` keys, which ``extends:`` merges list items by: in a list whose items carry
+    ``id:``, each id is a name (text or a number, not a mapping or a list) used once in that list."""
+    out = []
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if isinstance(v, (dict, list)):
+                out += _check_ids(v, pos, path + (k,))
+    elif isinstance(data, list):
+        first = {}
+        for i, x in enumerate(data):
+            if isinstance(x, (dict, list)):
+                out += _check_ids(x, pos, path + (i,))
+            if not isinstance(x, dict) or "id" not in x:
+                continue
+            ident = x["id"]
+            if isinstance(ident, bool) or not isinstance(ident, (str, int, float)):
+                out.append(pos.problem(path + (i, "id"), f"id: is a name (text), not {_kind(ident)}",
+                                       "e.g. id: deal-hands"))
+            elif ident in first:
+                at = pos.get(path + (first[ident], "id"))
+                out.append(pos.problem(path + (i, "id"), f"id '{ident}' is used twice in this list"
+                                       + (f" (first at line {at.line})" if at is not None else ""),
+                                       "ids name the items extends: merges: give each item its own id"))
+            else:
+                first[ident] = i
+    return out
+
+
 def _check_option_defaults(data: dict, pos: Positions) -> list:
     """Problems of option declarations whose default does not fit their own type, values, min and max."""
     out = []
@@ -405,6 +453,8 @@ def _check_option_defaults(data: dict, pos: Positions) -> list:
                                    "add values: [a, b, …]", key=True))
             continue
         if "default" not in spec:
+            out.append(pos.problem(("options", name), f"option '{name}' has no default:",
+                                   "add default: VALUE (the value when no --option overrides it)", key=True))
             continue
         try:
             coerce_option(name, spec, spec["default"])
@@ -664,9 +714,8 @@ def _check_schema(data, pos: Positions):
 
 def read_scenario_yaml(path: str):
     """Read a scenario file: ``(data, positions)``. Raises ``RulesetError`` on YAML errors."""
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = read_text(path, path)
     except (OSError, UnicodeDecodeError) as e:
         err = RulesetError(Problem(path, 0, 0, f"cannot read: {e}"))
         err.code = "ruleset/not_found"

@@ -240,6 +240,21 @@ def _scalar_value(node):
         return node.value
 
 
+def read_text(path, file: str) -> str:
+    """The UTF-8 text of the file at ``path``, reading at most ``MAX_BYTES`` + 1 bytes (a larger file
+    is refused before the rest of it is read, however large it is).
+
+    Raises ``RulesetError`` (file:1:1) for a larger file; ``OSError`` and ``UnicodeDecodeError``
+    pass to the caller, which words them for its kind of file.
+    """
+    with open(path, "rb") as f:
+        data = f.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise RulesetError(Problem(file, 1, 1, f"the file is larger than {MAX_BYTES} bytes",
+                                   "a ruleset or scenario is a small YAML text file"))
+    return data.decode("utf-8")
+
+
 def load_yaml(text: str, file: str, positions: Positions | None = None):
     """Parse ``text`` as one YAML document.
 

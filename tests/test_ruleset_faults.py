@@ -1,0 +1,197 @@
+"""Issue 16, "Found" 3: faults that gave a Python error instead of a ruleset error, each reproduced as
+the issue wrote it and each fixed by kind (DESIGN.md "Errors": no Python traceback ever reaches a
+ruleset author; a broken ruleset reports file:line:col and what was expected).
+"""
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from click.testing import CliRunner
+
+import cardspec
+from cardspec import _yaml
+from cardspec.cli import main
+from cardspec.errors import RulesetError
+from cardspec.loader import read_ruleset
+from cardspec.validate import validate_ruleset
+
+
+def _write(tmp_path, text, name="r.yaml"):
+    f = tmp_path / name
+    f.write_text(textwrap.dedent(text), encoding="utf-8")
+    return f
+
+
+def _only_problem(path):
+    problems, status = validate_ruleset(str(path))
+    assert status == 1 and problems, problems
+    assert not any(p.code.startswith("internal/") for p in problems), [p.format() for p in problems]
+    return problems
+
+
+# ---- ids under extends: (loader merge) ----------------------------------------------------------
+
+def test_issue16_two_deal_items_with_the_same_id_under_extends(tmp_path):
+    """Issue 16 Found 3: two `deal` items with the same id under extends: gave
+    `TypeError: list indices must be integers or slices, not tuple`."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: dup
+        deal:
+          - id: pass
+            pass: {count: 2}
+          - id: pass
+            pass: {count: 3}
+        """)
+    with pytest.raises(RulesetError) as e:
+        read_ruleset(str(f))
+    p = e.value.first
+    assert (p.line, p.col) == (6, 9) and "id 'pass' is used twice" in p.message and "line 4" in p.message
+    _only_problem(f)
+
+
+def test_a_repeated_new_id_and_a_repeated_id_without_extends_are_refused_too(tmp_path):
+    """The same kind without a base item to merge into, and in a file that extends nothing."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: dup
+        deal:
+          - {id: a, shuffle: {}}
+          - {id: a, shuffle: {}}
+        """)
+    assert "id 'a' is used twice" in _only_problem(f)[0].message
+    base = read_ruleset("black-lady").data
+    import yaml
+    data = dict(base, deal=[{"id": "x", "shuffle": None}, {"id": "x", "shuffle": None}])
+    g = tmp_path / "plain.yaml"
+    g.write_text(yaml.safe_dump(data), encoding="utf-8")
+    assert "id 'x' is used twice" in _only_problem(g)[0].message
+
+
+@pytest.mark.parametrize("ident, what", [("{a: 1}", "a mapping"), ("[1, 2]", "a list"), ("true", "true/false"),
+                                         ("~", "nothing")])
+def test_issue16_an_id_that_is_not_a_name(tmp_path, ident, what):
+    """Issue 16 Found 3: `id: {a: 1}` gave `unhashable type: 'dict'`."""
+    f = _write(tmp_path, f"""\
+        extends: black-lady
+        name: dictid
+        deal:
+          - id: {ident}
+            shuffle: {{}}
+        """)
+    p = _only_problem(f)[0]
+    assert (p.line, p.col) == (4, 9) and p.message == f"id: is a name (text), not {what}"
+
+
+# ---- file names and sizes --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("base", ["x" * 5000, "a/" * 3000 + "b", "nul\0byte"])
+def test_issue16_an_extends_name_the_system_cannot_look_up(tmp_path, base):
+    """Issue 16 Found 3: a 5,000-character `extends:` gave `OSError: File name too long`; the same kind:
+    a path too deep, a NUL byte. Each is 'no ruleset named …' at the extends: value."""
+    f = tmp_path / "r.yaml"
+    f.write_text(f"extends: \"{base.replace(chr(0), chr(92) + '0')}\"\nname: long\n", encoding="utf-8")
+    p = _only_problem(f)[0]
+    assert (p.line, p.col) == (1, 10) and p.message.startswith("no ruleset file or built-in ruleset named")
+    assert len(p.message) < 400
+    r = CliRunner().invoke(main, ["validate", "x" * 5000])
+    assert r.exit_code == 2 and "no ruleset file" in r.output and "Traceback" not in r.output
+
+
+def test_issue16_a_huge_file_is_refused_before_it_is_read_whole(tmp_path, monkeypatch):
+    """Issue 16 Found 3: a 3 GB file was read whole before the 2 MB limit applied. Now at most
+    MAX_BYTES + 1 bytes are read (a sparse 3 GB file: no disk, and no time to read it)."""
+    f = tmp_path / "huge.yaml"
+    with open(f, "wb") as h:
+        h.write(b"name: huge\n")
+        h.truncate(3 * 10**9)
+    reads = []
+    real_open = open
+
+    class Counting:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *a):
+            self.fh.close()
+
+        def read(self, n=-1):
+            reads.append(n)
+            return self.fh.read(n)
+
+    monkeypatch.setattr(_yaml, "open", lambda *a, **k: Counting(real_open(*a, **k)), raising=False)
+    with pytest.raises(RulesetError) as e:
+        read_ruleset(str(f))
+    assert "larger than 2000000 bytes" in e.value.first.message
+    assert reads == [_yaml.MAX_BYTES + 1]
+    with pytest.raises(RulesetError):   # a scenario file too
+        from cardspec.loader import read_scenario_yaml
+        read_scenario_yaml(str(f))
+
+
+# ---- options -------------------------------------------------------------------------------------
+
+def test_issue16_an_int_option_with_no_default(tmp_path):
+    """Issue 16 Found 3: an int option with no default validated, then play failed with
+    `NoneType + int`. Every option declares its default (after extends: merges)."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: nodefault
+        options:
+          extra: {type: int}
+        deal:
+          - id: score
+            score: {counter: score, value: "count(won[seat]) + extra"}
+        """)
+    p = _only_problem(f)[0]
+    assert (p.line, p.col) == (4, 3) and p.message == "option 'extra' has no default:"
+    with pytest.raises(RulesetError):
+        cardspec.load(str(f), 4)
+    # a variant may still leave out default: for an option its base declares (vanishing-whist's max_cards)
+    assert validate_ruleset("vanishing-whist") == ([], 0)
+
+
+# ---- the command line: no traceback, a coded message, exit 2 -------------------------------------
+
+def _boom(*a, **k):
+    raise ZeroDivisionError("boom inside cardspec")
+
+
+@pytest.mark.parametrize("args, target", [
+    (["list"], "cardspec.loader.builtin_names"),
+    (["schema"], "cardspec.loader.schema_path"),
+    (["validate", "hearts"], "cardspec.validate.validate_ruleset"),
+    (["play", "hearts"], "cardspec.play.play_match"),
+    (["simulate", "hearts", "-n", "1"], "cardspec.simulate.simulate"),
+    (["replay", "tests/scenarios/cancellation-5C-led-queens-cancel-3H-wins.yaml"], "cardspec.scenario.replay"),
+    (["solve", "tests/svoyi_koziri/solve-6-cards-quick.yaml"], "cardspec.solve.solve"),
+    (["serve", "--stdio"], "cardspec.protocol.serve_stdio"),
+])
+def test_every_command_turns_an_unexpected_exception_into_a_coded_error(monkeypatch, args, target):
+    """Issue 16 Deliver 3: no Python exception type reaches a user: an internal fault prints
+    `error: [internal/error] …` with a bug-report hint, no traceback, and exits 2."""
+    import importlib
+    mod, name = target.rsplit(".", 1)
+    monkeypatch.setattr(importlib.import_module(mod), name, _boom)
+    monkeypatch.delenv("CARDSPEC_DEBUG", raising=False)
+    r = CliRunner().invoke(main, args)
+    out = r.output
+    assert r.exit_code == 2, out
+    assert "error: [internal/error] unexpected ZeroDivisionError: boom inside cardspec" in out
+    assert "please report it" in out and "Traceback" not in out
+
+
+def test_validate_reports_an_internal_fault_as_a_problem_of_that_file_and_goes_on(monkeypatch):
+    """`cardspec validate a b`: an internal fault while checking a is a problem of a (code internal/error,
+    exit 1: the check failed) and b is still checked."""
+    import cardspec.validate as v
+    real = v._validate
+    monkeypatch.setattr(v, "_validate", lambda name, options=None: _boom() if name == "hearts" else real(name, options))
+    r = CliRunner().invoke(main, ["validate", "hearts", "black-lady"])
+    assert r.exit_code == 1
+    assert "hearts: error: internal error: unexpected ZeroDivisionError: boom inside cardspec" in r.output
+    assert "black-lady: ok" in r.output and "Traceback" not in r.output
