@@ -10,10 +10,10 @@ import pytest
 from click.testing import CliRunner
 
 import cardspec
-from cardspec import _yaml
+from cardspec.rules import yaml_pos as _yaml
 from cardspec.cli import main
 from cardspec.errors import RulesetError
-from cardspec.loader import read_ruleset
+from cardspec.rules import read_ruleset
 from cardspec.validate import validate_ruleset
 
 
@@ -129,7 +129,7 @@ def test_issue16_a_huge_file_is_refused_before_it_is_read_whole(tmp_path, monkey
     assert "larger than 2000000 bytes" in e.value.first.message
     assert reads == [_yaml.MAX_BYTES + 1]
     with pytest.raises(RulesetError):   # a scenario file too
-        from cardspec.loader import read_scenario_yaml
+        from cardspec.rules import read_scenario_yaml
         read_scenario_yaml(str(f))
 
 
@@ -162,13 +162,13 @@ def _boom(*a, **k):
 
 
 @pytest.mark.parametrize("args, target", [
-    (["list"], "cardspec.loader.builtin_names"),
-    (["schema"], "cardspec.loader.schema_path"),
+    (["list"], "cardspec.rules.builtin_names"),
+    (["schema"], "cardspec.rules.schema_path"),
     (["validate", "hearts"], "cardspec.validate.validate_ruleset"),
     (["play", "hearts"], "cardspec.play.play_match"),
     (["simulate", "hearts", "-n", "1"], "cardspec.simulate.simulate"),
     (["replay", "tests/scenarios/cancellation-5C-led-queens-cancel-3H-wins.yaml"], "cardspec.scenario.replay"),
-    (["solve", "tests/svoyi_koziri/solve-6-cards-quick.yaml"], "cardspec.solve.solve"),
+    (["solve", "tests/svoyi_koziri/solve-6-cards-quick.yaml"], "cardspec.players.solve.solve"),
     (["serve", "--stdio"], "cardspec.protocol.serve_stdio"),
 ])
 def test_every_command_turns_an_unexpected_exception_into_a_coded_error(monkeypatch, args, target):
