@@ -8,9 +8,13 @@ raised together by ``Compiler.finish``.
 """
 from __future__ import annotations
 
+import builtins
+import dis
 import re
+import types
 
-from ..lang import ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, compile_expr, list_of, runtime_helpers
+from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, UnsafeName, compile_expr, list_of,
+                   py_param, runtime_helpers)
 from ..errors import Problem, RulesetError
 
 ZONE = list_of(CARD)
@@ -31,6 +35,7 @@ class Compiler:
         self.env = env
         self.ns = namespace
         self.ns.update(runtime_helpers())
+        self.ns["__builtins__"] = SAFE_BUILTINS   # generated code sees these builtins and nothing else
         self.problems: list = []
         self._n = 0
         self.top_only: dict = {}   # zone index -> name: zones declared `order: top_only` (check_top_only)
@@ -57,7 +62,11 @@ class Compiler:
 
         ``whole_zone``: the caller uses a bare zone (``move``'s ``from``/``to``) and checks that use itself
         against ``order: top_only`` (``check_top_only`` is skipped when the whole expression is a zone)."""
-        pmap = {name: Binding(f"p_{name}", t) for name, t in params}
+        try:
+            pmap = {name: Binding(py_param(name), t) for name, t in params}
+        except UnsafeName:   # callers check names where they are declared; this keeps a miss out of the code
+            self.problem(path, "a parameter of this expression is not a name", "names are letters, digits and _")
+            return None
         try:
             code = compile_expr(text, self.env, pmap, want)
         except DslError as e:
@@ -107,11 +116,11 @@ class Compiler:
     def filter_lines(self, text, path, params, var: str, lst: str):
         """Statements narrowing list ``lst`` by condition ``text`` on parameter ``var`` (see dsl)."""
         from ..lang.dsl import _Compiler, parse
-        pmap = {name: Binding(f"p_{name}", t) for name, t in params}
+        pmap = {name: Binding(py_param(name), t) for name, t in params}
         try:
             if isinstance(text, bool):
                 text = "true" if text else "false"
-            lines = _Compiler(self.env, pmap).filter_lines(parse(str(text)), f"p_{var}", lst)
+            lines = _Compiler(self.env, pmap).filter_lines(parse(str(text)), py_param(var), lst)
         except DslError as e:
             self.problems.append(self.locate(path, str(text), e))
             return []
@@ -134,15 +143,22 @@ class Compiler:
         return self.function(code.src, params), code.type
 
     def function(self, body_src: str, params=(), name=None, statements=None):
+        """Define ``def NAME(s, p_PARAM, …)`` returning ``body_src`` (or running ``statements``) in the game's
+        namespace and return it. ``params``: ``(name, type)`` pairs, each a checked NAME (``dsl.py_param``);
+        ``name``: ``_d_NAME`` of a checked definition name, else a fresh ``_eN``. The source is checked
+        by ``check_generated`` before it is compiled. Raises ``UnsafeName`` on an unchecked name."""
         self._n += 1
         fname = name or f"_e{self._n}"
-        args = ", ".join(["s"] + [f"p_{p}" for p, _ in params])
+        if not _FN_NAME.fullmatch(fname):
+            raise UnsafeName(f"function name {fname!r} reached code generation unchecked")
+        args = ", ".join(["s"] + [py_param(p) for p, _ in params])
         if statements is None:
             src = f"def {fname}({args}):\n    return {body_src}\n"
         else:
             body = "\n".join("    " + ln for ln in statements) or "    pass"
             src = f"def {fname}({args}):\n{body}\n"
-        exec(compile(src, f"<ruleset {self.rs.name}>", "exec"), self.ns)  # generated from the checked tree
+        code = check_generated(src, fname, f"<ruleset {self.rs.name}>")
+        exec(code, self.ns)  # generated from the checked tree, checked again by check_generated
         return self.ns[fname]
 
     def constant(self, value, path, want=(INT,)):
@@ -164,6 +180,47 @@ class Compiler:
 
 
 _BARE_ZONE = re.compile(r"s\.z\[(\d+)\]")
+_FN_NAME = re.compile(r"_e\d+|_d_[A-Za-z_][A-Za-z0-9_]*")
+
+#: The only builtins generated code can reach (the namespace's ``__builtins__``): pure functions on values.
+SAFE_BUILTINS = {k: getattr(builtins, k) for k in (
+    "abs", "all", "any", "bool", "dict", "enumerate", "int", "len", "list", "map", "max", "min", "range",
+    "reversed", "set", "sorted", "str", "sum", "tuple", "zip", "frozenset", "isinstance", "iter", "next",
+    "ValueError", "IndexError", "KeyError", "StopIteration")}
+#: Opcodes generated code never needs (imports, classes, globals, frames): refused before it runs.
+_BAD_OPS = frozenset(dis.opmap[n] for n in (
+    "IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR", "LOAD_BUILD_CLASS", "STORE_GLOBAL", "DELETE_GLOBAL",
+    "STORE_NAME", "DELETE_NAME", "SETUP_WITH", "BEFORE_WITH", "GET_AWAITABLE") if n in dis.opmap)
+
+
+def check_generated(src: str, fname: str, filename: str = "<ruleset>"):
+    """Compile generated ``src`` (one ``def fname``) and refuse anything an expression cannot produce.
+
+    The last line of defence behind the name checks (``dsl.name_problem``), on the code objects (cheap,
+    nothing parsed twice): the module only defines ``fname``; no code object (the function, its
+    comprehensions and lambdas) names anything starting with ``__`` but ``__getitem__``, imports,
+    builds a class, writes a global or opens a ``with``. The namespace's builtins are
+    ``SAFE_BUILTINS``, so any other name is the game's own (tables, helpers) or a NameError.
+    Returns the module's code object. Raises ``UnsafeName`` (an engine bug: YAML text reached code
+    generation as text)."""
+    try:
+        module = compile(src, filename, "exec")
+    except (SyntaxError, ValueError) as e:
+        raise UnsafeName(f"generated code does not compile ({e}); a YAML value reached it as text") from None
+    fns = [c for c in module.co_consts if isinstance(c, types.CodeType)]
+    if module.co_names != (fname,) or len(fns) != 1 or fns[0].co_name != fname:
+        raise UnsafeName("generated code is not one plain function definition")
+    stack = fns
+    while stack:
+        co = stack.pop()
+        for nm in co.co_names:
+            if nm.startswith("__") and nm != "__getitem__":
+                raise UnsafeName(f"generated code names {nm!r}")
+        for i in range(0, len(co.co_code), 2):
+            if co.co_code[i] in _BAD_OPS:
+                raise UnsafeName(f"generated code holds {dis.opname[co.co_code[i]]}")
+        stack.extend(c for c in co.co_consts if isinstance(c, types.CodeType))
+    return module
 
 
 def _line_col(text: str, offset: int) -> tuple:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
-from ..lang import ANY, BOOL, CARD, INT, list_of
+from ..lang import ANY, BOOL, CARD, INT, list_of, name_problem, py_param
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
                 "repetition")
@@ -214,7 +214,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         many = cards.src if cards.type != CARD else f"({cards.src},)"
         fields = ["'type': 'reveal'", f"'cards': [CODE[_c] for _c in {many}]"]
         for k, v in body.items():
-            if k != "cards":
+            if k != "cards" and _field_name(comp, k, path + (k,)):
                 code = comp.code(v, path + (k,), params)
                 if code is not None:
                     fields.append(f"{str(k)!r}: {code.src}")
@@ -223,13 +223,17 @@ def _effect_lines(game, comp, kind, body, path, params):
         if not isinstance(body, dict) or "do" not in body:
             comp.problem(path, "for_each takes {as: NAME, in: LIST (default seats), where: EXPR, do: [effects]}")
             return None
-        name = str(body.get("as", "each"))
+        name = body.get("as", "each")
+        why = name_problem(name)
+        if why is not None:
+            comp.problem(path + ("as",), f"for_each's as: {why}", "e.g. as: p (then p in where: and do:)")
+            return None
         coll = comp.code(body.get("in", "seats"), path + ("in",), params)
         if coll is None:
             return None
         et = coll.type[5:-1] if coll.type.startswith("list[") else ANY
         inner = tuple(p for p in params if p[0] != name) + ((name, et),)
-        out = [f"for p_{name} in list({coll.src}):"]
+        out = [f"for {py_param(name)} in list({coll.src}):"]
         if "where" in body:
             cond = comp.code(body["where"], path + ("where",), inner, (BOOL,))
             if cond is None:
@@ -274,15 +278,37 @@ def _effect_lines(game, comp, kind, body, path, params):
         if not isinstance(body, dict) or "type" not in body:
             comp.problem(path, "emit takes {type: NAME, field: EXPR, …}")
             return None
-        fields = [f"'type': {str(body['type'])!r}"]
+        if not isinstance(body["type"], str) or not EVENT_TYPE.match(body["type"]):
+            comp.problem(path + ("type",), f"an event's type is a name (letters, digits, _ and -), not "
+                         f"'{_shown(body['type'])}'", "e.g. emit: {type: bonus, seat: winner}")
+            return None
+        fields = [f"'type': {body['type']!r}"]
         for k, v in body.items():
-            if k == "type":
+            if k == "type" or not _field_name(comp, k, path + (k,)):
                 continue
             code = comp.code(v, path + (k,), params)
             if code is not None:
                 fields.append(f"{str(k)!r}: {code.src}")
         return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]   # no log: no event built
     return None
+
+
+#: An event's type and field names (they become JSON keys and values front ends match on).
+EVENT_TYPE = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}\Z")
+FIELD_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}\Z")
+
+
+def _shown(text) -> str:
+    r = repr(str(text))[1:-1]
+    return r if len(r) <= 40 else r[:39] + "…"
+
+
+def _field_name(comp, key, path) -> bool:
+    """True when ``key`` may name an event's field (``FIELD_NAME``), else a problem at ``path``."""
+    if isinstance(key, str) and FIELD_NAME.match(key):
+        return True
+    comp.problem(path, f"an event field's name is letters, digits and _, not '{_shown(key)}'")
+    return False
 
 
 def _move_keeps_top_only(game, comp, body, path, src: str, dst: str) -> bool:

@@ -24,7 +24,7 @@ from . import melds as _melds  # noqa: F401  (meld functions for expressions, me
 from .compiler import INTS, SEAT_ZONE, ZONE, Compiler
 from .fixed_deal import apply_deal_override
 from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
-from ..lang import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of
+from ..lang import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src, name_problem
 from ..errors import GameOver, IllegalAction, Problem, RulesetError
 from ..rules import Ruleset, is_by_option, read_ruleset
 
@@ -115,7 +115,8 @@ class Game:
         env = Env(players=n, ns=self.ns)
         self.env = env
         comp = Compiler(rs, env, self.ns)
-        self._base_names(env)
+        _check_names(comp, data)
+        self._base_names(env, comp)
         # Deck (fields may be expressions of options and players).
         dspec = data.get("deck") or {}
         copies = comp.constant(dspec.get("copies", 1), ("deck", "copies"))
@@ -212,7 +213,7 @@ class Game:
         self.key_mode = tuple(1 if z.per_seat else 2 if z.order == "top_only" else 0 for z in self.zones)
 
     # ---- names ------------------------------------------------------------
-    def _base_names(self, env: Env):
+    def _base_names(self, env: Env, comp: Compiler):
         n = self.n
         for i, (name, t, _) in enumerate(SYSTEM_VARS):
             env.names[name] = Binding(f"s.v[{i}]", t)
@@ -227,7 +228,11 @@ class Game:
         for name, value in self.options.items():
             t = {"int": INT, "bool": BOOL, "list": list_of(STR)}.get(
                 (self.ruleset.options.get(name) or {}).get("type", "int"), STR)
-            src = repr(tuple(value)) if isinstance(value, list) else repr(value)
+            try:
+                src = literal_src(value)
+            except ValueError as e:
+                comp.problem(("options", name), f"option '{_shown(name)}': {e}")
+                src = "0"
             env.names[name] = Binding(src, t, const=True)
 
     def _card_names(self, env: Env):
@@ -291,7 +296,8 @@ class Game:
             if name in cyclic:
                 continue
             if name is None:
-                comp.problem(("define", key), f"'{key}' is not a definition name (NAME or NAME(a, b))")
+                comp.problem(("define", key), f"'{_shown(key)}' is not a definition name (NAME or NAME(a, b), "
+                             "each a name of letters, digits and _, not a word of the language, parameters distinct)")
                 continue
             ptypes = []
             for p, t in params:
@@ -359,23 +365,51 @@ class Game:
         return self.zone[name]
 
 
-def _signature(key: str):
-    key = key.strip()
+def _signature(key):
+    """``(name, [(param, type), …])`` of a ``define:`` key ``NAME`` or ``NAME(a, c: card)`` (spaces around the
+    parts allowed); ``(None, [])`` unless the name and every parameter pass ``dsl.name_problem`` (the
+    grammar's NAME, no keyword) and the parameters are distinct."""
+    if not isinstance(key, str):
+        return None, []
+    key = key.strip(' ')
     if "(" not in key:
-        return (key, []) if key.isidentifier() else (None, [])
+        return (key, []) if name_problem(key) is None else (None, [])
     name, rest = key.split("(", 1)
-    if not rest.endswith(")") or not name.strip().isidentifier():
+    if not rest.endswith(")") or name_problem(name.strip(' ')) is not None:
         return None, []
     params = []
     for p in rest[:-1].split(","):
-        p = p.strip()
+        p = p.strip(' ')
         if not p:
             continue
         pname, _, ptype = p.partition(":")
-        if not pname.strip().isidentifier():
+        if name_problem(pname.strip(' ')) is not None or pname.strip(' ') in [q for q, _ in params]:
             return None, []
-        params.append((pname.strip(), ptype.strip()))
-    return name.strip(), params
+        params.append((pname.strip(' '), ptype.strip(' ')))
+    return name.strip(' '), params
+
+
+def _shown(text) -> str:
+    """``text`` in a message: one line, at most 40 characters."""
+    r = repr(str(text))[1:-1]
+    return r if len(r) <= 40 else r[:39] + "…"
+
+
+#: Sections whose keys are names expressions use (docs/rulesets.md): each must pass ``dsl.name_problem``.
+NAME_SECTIONS = ("zones", "counters", "vars", "options")
+
+
+def _check_names(comp: Compiler, data: dict):
+    """A problem at each key of zones:, counters:, vars:, options: that is not a name (``dsl.name_problem``)."""
+    for section in NAME_SECTIONS:
+        entries = data.get(section)
+        if not isinstance(entries, dict):
+            continue
+        for name in entries:
+            why = name_problem(name)
+            if why is not None:
+                comp.problem((section, name), f"{section}: {why}", "a name is letters, digits and _ "
+                             "(not starting with a digit), e.g. won_tricks")
 
 
 class State:

@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 
 from .base import Step, step_type
-from ...lang.dsl import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, builtin, compile_expr, list_of, _argc
+from ...lang.dsl import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, builtin, compile_expr, list_of, py_param, _argc
 
 #: the context names of a secret rule and their types
 RULE_PARAMS = (("card", CARD), ("last", CARD), ("line", list_of(CARD)))
@@ -91,7 +91,7 @@ def compile_rule(game, text: str, name: str = "", hint: str = "") -> int:
     env = game.ns.get("_SR_ENV")
     if env is None:
         env = game.ns["_SR_ENV"] = rule_env(game)
-    params = {n: Binding(f"p_{n}", t) for n, t in RULE_PARAMS}
+    params = {n: Binding(py_param(n), t) for n, t in RULE_PARAMS}
     try:
         code = compile_expr(text, env, params, (BOOL,))
     except DslError as e:

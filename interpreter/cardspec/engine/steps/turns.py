@@ -46,7 +46,7 @@ from ..compiler import Compiler, SEAT_ZONE, ZONE
 from ..effects import END_LEVELS, effects_source
 from ..slots import TO_ACT, TURN
 from ...cards import SUIT_NAMES
-from ...lang import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of
+from ...lang import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of, name_problem, py_param
 from .base import Step, _sub_multiset, step_type
 
 DONE = (-1, ())
@@ -138,7 +138,7 @@ def _literal(comp, text, path, want, params=()):
     at load time: ``if: repetition > 0`` is ``True`` for a ruleset whose option is 3), else None. Any
     problem is left to the ``comp.expr`` that compiles the same text."""
     try:
-        code = compile_expr(text, comp.env, {name: Binding(f"p_{name}", t) for name, t in params}, want)
+        code = compile_expr(text, comp.env, {name: Binding(py_param(name), t) for name, t in params}, want)
         value = ast.literal_eval(code.src)
     except (DslError, ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
@@ -270,8 +270,9 @@ class Turns(Step):
         checks = []    # direct check of given args
         for pname, pspec in params.items():
             pp = path + ("params", pname)
-            if pname in ("seat", "s") or not str(pname).isidentifier():
-                comp.problem(pp, f"'{pname}' cannot name a parameter")
+            why = name_problem(pname) or ("it names the acting seat" if pname in ("seat", "s") else None)
+            if why is not None:
+                comp.problem(pp, f"a parameter's name: {why}", "e.g. params: {cards: {cards: hand}}")
                 continue
             kinds = [k for k in (pspec or {}) if k in PARAM_KINDS] if isinstance(pspec, dict) else []
             if len(kinds) != 1:
@@ -281,7 +282,7 @@ class Turns(Step):
             P = _Param()
             P.name, P.kind = pname, kind
             P.where = P.values = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
-            var = f"p_{pname}"
+            var = py_param(pname)
             cur = tuple(ctx)
             if kind in ("card", "cards"):
                 zsrc = self._zone(comp, pspec[kind], pp + (kind,), cur)
@@ -371,7 +372,7 @@ class Turns(Step):
         legal = comp.code(spec.get("legal", True), path + ("legal",), ctx, (BOOL,))
         lsrc = legal.src if legal is not None else "False"
         a.legal_text = str(spec.get("legal", True))
-        args = "(" + "".join(f"p_{P.name}, " for P in a.params) + ")"
+        args = "(" + "".join(py_param(P.name) + ", " for P in a.params) + ")"
         lines = ["out = []"]
         a.never = lsrc == "False"   # never legal (e.g. an option's test): _moves does not call its lister
         if a.params and lsrc != "True" and self._param_free(game, spec.get("legal", True)):
@@ -393,7 +394,7 @@ class Turns(Step):
         a.moves_fn = comp.function("", (("seat", INT), ("index", INT)), statements=mlines)
         clines = []
         if a.params:
-            clines.append("(" + "".join(f"p_{P.name}, " for P in a.params) + ") = p_args")
+            clines.append("(" + "".join(py_param(P.name) + ", " for P in a.params) + ") = p_args")
         clines += checks + [f"return bool({lsrc})"]
         a.check_fn = comp.function("", (("seat", INT), ("args", ANY)), statements=clines)
         src = effects_source(game, comp, spec.get("effects"), path + ("effects",), ctx)
