@@ -12,9 +12,11 @@ from cardspec.rules import builtin_names, read_ruleset, schema, schema_path
 from cardspec.rules.yaml_pos import load_yaml
 
 
-def test_schema_is_draft_2020_12_with_a_description_on_every_property():
+def test_schema_is_draft_07_with_a_description_on_every_property():
+    """Draft-07: the draft yaml-language-server and VS Code support (issue 24: editors gave weaker checks
+    on 2020-12)."""
     s = schema()
-    jsonschema.Draft202012Validator.check_schema(s)
+    jsonschema.Draft7Validator.check_schema(s)
     missing = []
 
     def walk(node, path):
@@ -36,7 +38,7 @@ def test_schema_is_draft_2020_12_with_a_description_on_every_property():
 @pytest.mark.parametrize("name", builtin_names())
 def test_builtin_rulesets_validate_against_the_schema(name):
     rs = read_ruleset(name)
-    jsonschema.Draft202012Validator(schema()).validate(rs.data)
+    jsonschema.Draft7Validator(schema()).validate(rs.data)
     text = open(rs.file, encoding="utf-8").read() if rs.file.endswith(".yaml") else ""
     assert text.startswith("# yaml-language-server: $schema=../schema/ruleset.schema.json")
 
@@ -95,4 +97,14 @@ def test_offsets_map_back_to_the_file_in_every_scalar_style(key, needle, where):
 
 
 def test_cli_schema_prints_the_schema():
-    assert json.loads(schema_path().read_text())["$schema"].endswith("2020-12/schema")
+    assert json.loads(schema_path().read_text())["$schema"] == "http://json-schema.org/draft-07/schema#"
+
+
+def test_a_variant_file_alone_is_valid_for_an_editor_and_a_base_still_needs_its_parts():
+    """An editor validates the file it shows, not the merged ruleset: a two-line variant must pass the schema
+    on its own (issue 24), while a file without extends: still needs name, players, deck and deal."""
+    v = jsonschema.Draft7Validator(schema())
+    assert list(v.iter_errors({"extends": "hearts", "name": "my-hearts"})) == []
+    missing = {e.message for e in v.iter_errors({"name": "x"})}
+    assert {"'players' is a required property", "'deck' is a required property",
+            "'deal' is a required property"} <= missing

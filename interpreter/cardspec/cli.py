@@ -188,6 +188,13 @@ def _plain_value(v) -> str:
 
 
 @main.command()
+def lsp():
+    """Run the language server for ruleset files over stdio (diagnostics, completion, hover; docs/editors.md)."""
+    from .lsp import serve_stdio
+    sys.exit(serve_stdio())
+
+
+@main.command()
 def schema():
     """Print the ruleset JSON Schema."""
     from .rules import schema_path

@@ -15,6 +15,9 @@ and a list tagged ``!replace``, replaces the base's list.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import difflib
 import json
 import os
@@ -46,7 +49,7 @@ def schema_path() -> Path:
 
 @lru_cache(maxsize=1)
 def schema() -> dict:
-    """The ruleset JSON Schema (Draft 2020-12) as a dict."""
+    """The ruleset JSON Schema (JSON Schema draft-07) as a dict."""
     return json.loads(schema_path().read_text(encoding="utf-8"))
 
 
@@ -341,6 +344,22 @@ def read_ruleset(name_or_path: str, _seen=None, strict: bool = True) -> Ruleset:
     return _read(path, _seen or [], strict)
 
 
+_OVERLAY = contextvars.ContextVar("cardspec_reading_overlay", default=None)
+
+
+@contextlib.contextmanager
+def reading_overlay(texts: dict):
+    """Within the block, ``read_ruleset`` reads ``texts[resolved path]`` instead of that file.
+
+    For an editor's unsaved buffer (``cardspec lsp``): the text is checked exactly as the file would be.
+    """
+    token = _OVERLAY.set({Path(k).resolve(): v for k, v in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
 def _display(path: Path) -> str:
     try:
         rel = os.path.relpath(path)
@@ -351,8 +370,11 @@ def _display(path: Path) -> str:
 
 def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
     file = _display(path)
+    overlay = _OVERLAY.get()
     try:
-        text = read_text(path, file)
+        text = overlay.get(path.resolve()) if overlay else None
+        if text is None:
+            text = read_text(path, file)
     except UnicodeDecodeError as e:
         err = RulesetError(Problem(file, 1, 1, f"not a text file (byte {e.object[e.start]:#04x} at offset {e.start} "
                                                "is not UTF-8)", "a ruleset is a YAML text file in UTF-8"))
@@ -547,7 +569,7 @@ def _validator():
 
 @lru_cache(maxsize=1)
 def _fast_check():
-    """A yes/no validity check by jsonschema-rs (compiled, draft 2020-12): jsonschema then runs only to
+    """A yes/no validity check by jsonschema-rs (compiled): jsonschema then runs only to
     find and word the errors of a ruleset it rejects. None when jsonschema-rs is not installed."""
     try:
         import jsonschema_rs

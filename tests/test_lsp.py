@@ -1,0 +1,109 @@
+"""``cardspec lsp`` through pygls's own client over stdio (issue 24, "An editor that knows cardspec"):
+a diagnostic, a completion inside an expression, a hover, and a variant with no false error.
+"""
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+from lsprotocol import types as t  # noqa: E402
+from pygls.lsp.client import LanguageClient  # noqa: E402
+
+from cardspec.lsp import yaml_path_at  # noqa: E402
+
+VARIANT = "extends: hearts\nname: my-hearts\noptions:\n  deals: {type: int, default: 2, min: 1, max: 9}\n"
+BROKEN = VARIANT + "define:\n  moon_total: count(c in deck where c.suit == hearts) + trmp_points\n"
+
+
+def _run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 120))
+
+
+async def _session(tmp_path, text, then):
+    path = tmp_path / "my-hearts.yaml"
+    path.write_text(text)
+    uri = path.as_uri()
+    client = LanguageClient("test-client", "1")
+    got = {}
+    done = asyncio.Event()
+
+    @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diags(params):
+        got["diags"] = params.diagnostics
+        done.set()
+
+    await client.start_io(sys.executable, "-m", "cardspec.cli", "lsp")
+    await client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities(), root_uri=tmp_path.as_uri()))
+    client.initialized(t.InitializedParams())
+    client.text_document_did_open(t.DidOpenTextDocumentParams(
+        text_document=t.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=text)))
+    await asyncio.wait_for(done.wait(), 60)
+    try:
+        return got["diags"], await then(client, uri)
+    finally:
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+
+
+def test_a_variant_opens_with_no_false_error(tmp_path):
+    """A two-line variant needs no deck/deal/players: the server checks the merged ruleset."""
+    async def nothing(client, uri):
+        return None
+    diags, _ = _run(_session(tmp_path, VARIANT, nothing))
+    assert list(diags) == []
+
+
+def test_an_unknown_name_in_an_expression_is_a_diagnostic_at_its_place(tmp_path):
+    async def nothing(client, uri):
+        return None
+    diags, _ = _run(_session(tmp_path, BROKEN, nothing))
+    [d] = [d for d in diags if "trmp_points" in d.message]
+    line = BROKEN.splitlines()[d.range.start.line]
+    assert "trmp_points" in line and d.range.start.line == 5
+    assert line[d.range.start.character:].startswith("trmp_points")
+
+
+def test_completion_inside_an_expression_offers_zones_definitions_and_builtins(tmp_path):
+    async def complete(client, uri):
+        # line 5: "  moon_total: count(c in deck where ..."  — the cursor right after "count(c in "
+        col = BROKEN.splitlines()[5].index("deck")
+        return await client.text_document_completion_async(t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=5, character=col)))
+    _diags, res = _run(_session(tmp_path, BROKEN, complete))
+    labels = {i.label: i.detail for i in res.items}
+    assert "won" in labels and labels["won"].startswith("zone")           # a zone of the base (black-lady)
+    assert "hand" in labels and "score" in labels                            # zone, counter
+    assert "count" in labels and "number of items" in labels["count"]       # builtin with its docs row
+    assert "trump" in labels and "deals" in labels                           # table value, option
+
+
+def test_completion_of_keys_follows_the_schema(tmp_path):
+    async def complete(client, uri):
+        return await client.text_document_completion_async(t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=3, character=2)))
+    _diags, res = _run(_session(tmp_path, VARIANT, complete))
+    # line 3 is inside options: -> an option's keys
+    labels = {i.label for i in res.items}
+    assert {"type", "default", "min", "max"} <= labels
+
+
+def test_hover_shows_a_builtin_row_and_a_key_description(tmp_path):
+    async def hover(client, uri):
+        col = BROKEN.splitlines()[5].index("count") + 2
+        a = await client.text_document_hover_async(t.HoverParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=5, character=col)))
+        b = await client.text_document_hover_async(t.HoverParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=0, character=2)))
+        return a, b
+    _diags, (a, b) = _run(_session(tmp_path, BROKEN, hover))
+    assert "count(LIST)" in a.contents.value and "number of items" in a.contents.value
+    assert "extends" in b.contents.value
+
+
+def test_yaml_path_from_indentation():
+    text = "deal:\n  - id: play\n    tricks:\n      lead: x\n      key: y\n"
+    assert yaml_path_at(text, 4) == ["deal", "tricks"]
+    assert yaml_path_at(text, 1) == ["deal"]
