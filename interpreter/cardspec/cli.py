@@ -188,6 +188,18 @@ def _plain_value(v) -> str:
 
 
 @main.command()
+@click.argument("name")
+@click.option("--from", "base", required=True, metavar="BASE", help="The ruleset to extend (built-in name or path).")
+@click.option("--output", "-o", default=None, metavar="FILE", help="Where to write (default: NAME.yaml here).")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+def new(name, base, output, force):
+    """Write a commented two-line variant NAME of BASE, listing BASE's options to change."""
+    from .scaffold import write_variant
+    path = write_variant(base, name, output, force)
+    click.echo(f"wrote {path}: extends {base}; check it with: cardspec validate {path}")
+
+
+@main.command()
 def lsp():
     """Run the language server for ruleset files over stdio (diagnostics, completion, hover; docs/editors.md)."""
     from .lsp import serve_stdio
