@@ -188,6 +188,19 @@ def _plain_value(v) -> str:
 
 
 @main.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, default=None, help="Explain for this many players (default: every count).")
+@option_opt
+def explain(ruleset, players, option):
+    """The rules of RULESET in plain English: deck, deal per player count, steps, scoring, match, options."""
+    from .explain import explain as explain_text
+    opts = _options(option, ruleset)
+    if players is not None:
+        _game(ruleset, players, opts)      # a bad --players is reported like everywhere else
+    click.echo(explain_text(ruleset, players, opts), nl=False)
+
+
+@main.command()
 @click.argument("name")
 @click.option("--from", "base", required=True, metavar="BASE", help="The ruleset to extend (built-in name or path).")
 @click.option("--output", "-o", default=None, metavar="FILE", help="Where to write (default: NAME.yaml here).")

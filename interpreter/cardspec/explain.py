@@ -1,0 +1,443 @@
+"""``cardspec explain RULESET``: the rules of a compiled ruleset in plain English.
+
+Generated from the ``Game`` (options resolved, ``by_option`` chosen, ``extends:`` merged): the deck,
+the zones, what the deal gives each player count (measured by dealing, so widow sizes that depend on
+the player count are exact), the steps of a deal in order, the scoring, the match and the options with
+their current values. Each step kind and each effect kind has one describer in ``STEP_DESCRIBERS`` /
+``EFFECT_DESCRIBERS``; tests/test_explain.py fails when a registered kind has none. Expressions are shown
+as the author wrote them (the expression language reads close to English), with the definitions they
+use listed once under "Definitions".
+"""
+from __future__ import annotations
+
+import textwrap
+
+from .errors import CardspecError
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+VISIBILITY = {"owner": "seen by its owner only", "all": "seen by everyone", "none": "seen by nobody",
+              "public": "seen by everyone"}
+
+
+def expr(x) -> str:
+    """An expression (or a constant) as a reader sees it: the author's text on one line, in backticks."""
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, (int, float)):
+        return str(x)
+    if x is None:
+        return "nothing"
+    if isinstance(x, str):
+        return "`" + " ".join(x.split()) + "`"
+    return "`" + " ".join(str(x).split()) + "`"
+
+
+# ---- steps -----------------------------------------------------------------------------------------
+def _shuffle(spec, ctx):
+    return ["Gather every card into the stock and shuffle it."]
+
+
+def _deal(spec, ctx):
+    to = spec.get("to")
+    src = spec.get("from", "stock")
+    zone = ctx.zones.get(to, {})
+    if zone.get("owner") == "seat":
+        start = spec.get("start")
+        who = f", starting with {expr(start)}" if start is not None else ", starting at the dealer's left"
+        return [f"Deal {expr(spec.get('each'))} cards to each player's {to} from the {src}{who}."]
+    if spec.get("rest"):
+        out = f"Deal every remaining card of the {src} to the {to}"
+    else:
+        out = f"Deal {expr(spec.get('count', 0))} cards of the {src} to the {to}"
+    if spec.get("face_up") not in (None, 0):
+        out += f", {expr(spec['face_up'])} of them face up"
+    return [out + "."]
+
+
+def _pass(spec, ctx):
+    count = spec.get("count", 3)
+    frm = spec.get("from", "hand")
+    to = spec.get("to", "right_of(seat)")
+    line = (f"Every player passes {expr(count)} cards from their {frm} face down to the player "
+            f"{expr(to)} (for the passer `seat`), all at once")
+    if spec.get("one_at_a_time"):
+        line += ", choosing them one at a time"
+    if spec.get("into"):
+        line += f"; they arrive in the receiver's {spec['into']}"
+    return [line + ". A count of 0 skips the pass."]
+
+
+def _tricks(spec, ctx):
+    out = []
+    out.append(f"Play tricks from the hand{'' if spec.get('from', 'hand') == 'hand' else ' zone ' + spec['from']}. "
+               f"The first trick is led by {expr(spec.get('first_leader', 'left_of(dealer)'))}; "
+               "each later trick by the winner of the one before.")
+    follow = spec.get("follow", "suit")
+    out.append("Players must follow the led suit if they can." if follow == "suit" else
+               "Any card may be played to a trick (no obligation to follow suit).")
+    if spec.get("lead") is not None:
+        why = f" ({spec['lead_reason']})" if spec.get("lead_reason") else ""
+        out.append(f"A card may be led only when {expr(spec['lead'])}{why}.")
+    if spec.get("play") is not None:
+        why = f" ({spec['play_reason']})" if spec.get("play_reason") else ""
+        out.append(f"A card may be played only when {expr(spec['play'])}{why}.")
+    if spec.get("cancel") is not None:
+        out.append(f"Two played cards a and b cancel each other (neither can win) when {expr(spec['cancel'])}.")
+    wins = spec.get("wins")
+    key = spec.get("key")
+    if wins is None and key is None:
+        out.append("The highest trump wins the trick, else the highest card of the led suit.")
+    else:
+        out.append(f"A card can win when {expr(wins) if wins is not None else 'it is a trump or of the led suit'}; "
+                   f"of those, the one with the highest {expr(key) if key is not None else 'rank (trumps first)'} "
+                   "wins.")
+    if spec.get("if_none_wins") is not None:
+        out.append(f"When no card can win: {expr(spec['if_none_wins'])} (`leader`: the leader takes the trick; "
+                   "`carry`: it goes to the winner of the next trick).")
+    out.append(f"The winner takes the cards into their {spec.get('to', 'won')}.")
+    if spec.get("count") is not None:
+        out.append(f"The deal has {expr(spec['count'])} tricks.")
+    else:
+        out.append("Tricks go on until the leader's hand is empty.")
+    if spec.get("after_play"):
+        out.append("After each card is played:")
+        out += ["  " + x for x in describe_effects(spec["after_play"], ctx)]
+    if spec.get("after_trick"):
+        out.append("After each trick:")
+        out += ["  " + x for x in describe_effects(spec["after_trick"], ctx)]
+    return out
+
+
+def _score(spec, ctx):
+    out = [f"Each player's score for this step is {expr(spec.get('value'))} (for the player `seat`)."]
+    if spec.get("counter"):
+        out.append(f"It becomes their {spec['counter']}.")
+    if spec.get("add_to"):
+        out.append(f"It is added to their {spec['add_to']}.")
+    return out
+
+
+def _do(spec, ctx):
+    return ["Then:"] + describe_effects(spec if isinstance(spec, list) else [spec], ctx)
+
+
+def _bid(spec, ctx):
+    order = spec.get("order")
+    who = f"in the order {expr(order)}" if order is not None else "from the dealer's left, the dealer last"
+    out = [f"Each player bids once, {who}: a number from {expr(spec.get('min', 0))} to {expr(spec.get('max'))}, "
+           f"kept in their {spec.get('counter')}."]
+    if spec.get("legal") is not None:
+        why = f" ({spec['reason']})" if spec.get("reason") else ""
+        out.append(f"A bid is allowed only when {expr(spec['legal'])}{why}.")
+    if spec.get("after_bid"):
+        out.append("After each bid:")
+        out += ["  " + x for x in describe_effects(spec["after_bid"], ctx)]
+    return out
+
+
+def _trump(spec, ctx):
+    return [f"The trump suit of the deal is {expr(spec)} (no_suit: no trumps)."]
+
+
+def _secret_rule(spec, ctx):
+    return [f"{expr(spec.get('seat', 'dealer'))} chooses a secret rule, kept in {spec.get('var')} "
+            "(written in the expression language, or drawn from the ruleset's library); the others must "
+            "find it out."]
+
+
+def _turns(spec, ctx):
+    out = [f"Players take turns, starting with {expr(spec.get('first', 'left_of(dealer)'))}"
+           f"{'' if spec.get('next') is None else ', the next seat being ' + expr(spec['next'])}."]
+    if spec.get("skip") is not None:
+        out.append(f"A player is passed over when {expr(spec['skip'])}.")
+    phases = spec.get("turn") or []
+    if phases:
+        out.append("A turn is made of:")
+        for ph in phases:
+            out += ["  " + x for x in _phase(ph, ctx)]
+    acts = dict(ctx.actions)
+    acts.update(spec.get("actions") or {})
+    used = {a for ph in phases if isinstance(ph, dict) for k in ("one", "any", "optional")
+            for a in (ph.get(k) or []) if isinstance(a, str)}
+    for name in sorted(used):
+        a = acts.get(name)
+        if not isinstance(a, dict):
+            continue
+        line = f"  {name}: {a.get('help', '').strip() or 'an action'}"
+        if a.get("legal") is not None:
+            line += f" Allowed when {expr(a['legal'])}."
+        out.append(line)
+    if spec.get("until") is not None:
+        out.append(f"The turns end when {expr(spec['until'])}"
+                   f"{' (' + spec['until_reason'] + ')' if spec.get('until_reason') else ''}.")
+    if spec.get("max_turns") is not None:
+        out.append(f"At most {expr(spec['max_turns'])} turns; then the {spec.get('at_max', 'match')} ends.")
+    return out
+
+
+def _phase(ph, ctx) -> list:
+    """One phase of a turn: its actions (one / any / optional), effects (do), condition and actor."""
+    if not isinstance(ph, dict):
+        return [f"- {ph}"]
+    head = []
+    if ph.get("if") is not None:
+        head.append(f"when {expr(ph['if'])}")
+    if ph.get("who") is not None:
+        head.append(f"played by {expr(ph['who'])}")
+    pre = f"({', '.join(head)}) " if head else ""
+    out = []
+    words = {"one": "exactly one of", "any": "any number of (then done)", "optional": "optionally one of"}
+    for k, word in words.items():
+        if ph.get(k):
+            names = ", ".join(str(a) for a in ph[k])
+            out.append(f"- {pre}{word}: {names}")
+    if ph.get("do"):
+        out.append(f"- {pre}then:")
+        out += ["  " + x for x in describe_effects(ph["do"], ctx)]
+    return out or [f"- {pre}(nothing)"]
+
+
+#: Step kind (its YAML keyword) -> describer(spec, ctx) -> lines. tests/test_explain.py checks that every
+#: kind registered in ``engine.steps.STEP_TYPES`` is here.
+STEP_DESCRIBERS = {"shuffle": _shuffle, "deal": _deal, "pass": _pass, "tricks": _tricks, "score": _score,
+                   "do": _do, "bid": _bid, "trump": _trump, "secret_rule": _secret_rule, "turns": _turns}
+
+
+# ---- effects ---------------------------------------------------------------------------------------
+def _e_set(v, ctx):
+    return [f"set {k} to {expr(x)}" for k, x in v.items()] if isinstance(v, dict) else [f"set {expr(v)}"]
+
+
+def _e_add(v, ctx):
+    if isinstance(v, dict) and "to" in v:
+        return [f"add {expr(v.get('value', 1))} to {expr(v['to'])}"]
+    if isinstance(v, dict) and "counter" in v:
+        who = f" of {expr(v['seat'])}" if v.get("seat") is not None else " of every player"
+        return [f"add {expr(v.get('value', 1))} to the {v['counter']}{who}"]
+    return [f"add {expr(x)} to {k}" for k, x in v.items()] if isinstance(v, dict) else [f"add {expr(v)}"]
+
+
+def _e_move(v, ctx):
+    what = f"{expr(v['cards'])} from " if v.get("cards") is not None else "every card of "
+    n = f"{expr(v['count'])} cards from the top of " if v.get("count") is not None else ""
+    line = f"move {n or what}{expr(v.get('from'))} to {expr(v.get('to'))}"
+    if v.get("refill"):
+        line += f" (when short, {expr(v['refill'])} is shuffled in first)"
+    if v.get("random_place"):
+        line += ", each card at a random place"
+    return [line]
+
+
+def _e_emit(v, ctx):
+    return [f"announce {v.get('type', 'an event')}" if isinstance(v, dict) else "announce an event"]
+
+
+def _e_transfer(v, ctx):
+    amount = expr(v["value"]) if v.get("value") is not None else "all the"
+    return [f"move {amount} chips from {expr(v.get('from'))} to {expr(v.get('to'))} "
+            "(at most what it holds)"]
+
+
+def _e_shuffle(v, ctx):
+    return [f"shuffle {expr(v)}"]
+
+
+def _e_reveal(v, ctx):
+    cards = v.get("cards") if isinstance(v, dict) else v
+    return [f"show {expr(cards)} to everyone"]
+
+
+def _e_for_each(v, ctx):
+    head = f"for each {v.get('as', 'each')} in {expr(v.get('in', 'seats'))}"
+    if v.get("where") is not None:
+        head += f" where {expr(v['where'])}"
+    return [head + ":"] + ["  " + x for x in describe_effects(v.get("do") or [], ctx)]
+
+
+def _e_next_seat(v, ctx):
+    return [f"the next turn is {expr(v)}'s"]
+
+
+def _e_end(v, ctx):
+    if isinstance(v, dict):
+        why = f" ({v['reason']})" if v.get("reason") else ""
+        return [f"end the {v.get('level', 'turn')}{why}"]
+    return [f"end the {v}"]
+
+
+def _e_repetition(v, ctx):
+    times = v.get("times", 3) if isinstance(v, dict) else v
+    end = v.get("end", "match") if isinstance(v, dict) else "match"
+    return [f"when the same position occurs for the {times}th time, the {end} ends"]
+
+
+#: Effect kind -> describer(value, ctx) -> lines; tests/test_explain.py checks every ``EFFECT_KINDS``.
+EFFECT_DESCRIBERS = {"set": _e_set, "add": _e_add, "move": _e_move, "emit": _e_emit, "transfer": _e_transfer,
+                     "shuffle": _e_shuffle, "reveal": _e_reveal, "for_each": _e_for_each,
+                     "next_seat": _e_next_seat, "end": _e_end, "repetition": _e_repetition}
+
+
+def describe_effects(effects, ctx) -> list:
+    """Lines ``- …`` for a list of effects (each with its ``if:``)."""
+    out = []
+    for eff in effects or []:
+        if not isinstance(eff, dict):
+            out.append(f"- {eff}")
+            continue
+        cond = f"if {expr(eff['if'])}: " if eff.get("if") is not None else ""
+        kinds = [k for k in eff if k != "if"]
+        for k in kinds:
+            fn = EFFECT_DESCRIBERS.get(k)
+            lines = fn(eff[k], ctx) if fn else [f"{k}: {expr(eff[k])}"]
+            out.append(f"- {cond}{lines[0]}")
+            out += ["  " + x for x in lines[1:]]
+    return out
+
+
+# ---- the whole text --------------------------------------------------------------------------------
+class _Ctx:
+    def __init__(self, game):
+        data = game.data
+        self.zones = {k: v for k, v in (data.get("zones") or {}).items() if isinstance(v, dict)}
+        self.actions = {k: v for k, v in (data.get("actions") or {}).items() if isinstance(v, dict)}
+
+
+def step_kind(spec) -> str:
+    """The kind of a step item of ``deal:`` (its keyword), e.g. ``tricks``."""
+    if isinstance(spec, str):
+        return spec
+    for k in spec:
+        if k not in ("id", "if", "name", "before_deal"):
+            return k
+    return "?"
+
+
+def _deck(game) -> list:
+    """The compiled deck (options applied): size, ranks, suits, copies, jokers, points."""
+    d = game.deck
+    out = []
+    parts = [f"ranks {' '.join(d.ranks)}", f"in {', '.join(SUIT_NAMES.get(s, s) for s in d.suits)}"]
+    if d.copies > 1:
+        parts.append(f"{d.copies} copies of each card (identical cards are alike for every rule)")
+    if d.jokers:
+        parts.append(f"{d.jokers * d.copies} jokers")
+    if d.ace == "low":
+        parts.append("aces low")
+    out.append(f"{len(d.cards)} cards: " + ", ".join(parts) + ".")
+    pts = d.points
+    if pts:
+        out.append("Card points: " + ", ".join(f"{k} {v}" for k, v in pts.items()) + ".")
+    return out
+
+
+def _deal_sizes(game_for, counts) -> list:
+    """One line per player count: cards in each zone after the first deal (measured by dealing)."""
+    out = []
+    for n in counts:
+        try:
+            g = game_for(n)
+            st = g.new_state(seed=0)
+        except CardspecError as e:
+            out.append(f"- {n} players: cannot be dealt ({e})")
+            continue
+        parts = []
+        for zi, zn in enumerate(g.zones):
+            cards = st.z[zi]
+            if zn.per_seat:
+                sizes = sorted({len(c) for c in cards})
+                if any(sizes):
+                    each = "-".join(str(x) for x in sizes)
+                    parts.append(f"{each} cards in each {zn.name}")
+            elif cards and zn.name != "stock":
+                face = st.face_up[zi] if zi < len(st.face_up) else 0
+                parts.append(f"{len(cards)} in the {zn.name}" + (f" ({face} face up)" if face else ""))
+            elif cards:
+                parts.append(f"{len(cards)} left in the stock")
+        out.append(f"- {n} players: " + (", ".join(parts) if parts else "no card dealt before play"))
+    return out
+
+
+def explain(ruleset, players: int | None = None, options: dict | None = None, width: int = 100) -> str:
+    """The rules of ``ruleset`` (name, path or ``Ruleset``) in English, for ``players`` (default: every
+    supported count in the deal table, the smallest elsewhere) and ``options``.
+
+    Raises ``RulesetError`` (unreadable ruleset, bad options or player count).
+    """
+    from .engine import Game
+    from .rules import read_ruleset
+    rs = ruleset if not isinstance(ruleset, str) else read_ruleset(ruleset)
+    game = Game(rs, players, options)
+    ctx = _Ctx(game)
+    data = game.data
+    lo, hi = rs.players
+    lines = [f"{rs.title} ({rs.name})", "=" * len(f"{rs.title} ({rs.name})")]
+    if data.get("description"):
+        lines.append(" ".join(str(data["description"]).split()))
+    lines.append(f"Players: {lo}" + (f" to {hi}" if hi != lo else "") + (f"; explained for {players}." if players
+                                                                         else "."))
+    if data.get("source"):
+        lines.append(f"Source: {data['source']}")
+    lines += ["", "Cards", "-----"] + _deck(game)
+    if ctx.zones:
+        lines += ["", "Zones", "-----"]
+        for name, z in ctx.zones.items():
+            vis = VISIBILITY.get(str(z.get("visibility", "owner" if z.get("owner") == "seat" else "all")),
+                                 str(z.get("visibility")))
+            owner = "each player's" if z.get("owner") == "seat" else "shared"
+            help_ = f" {z['help']}" if z.get("help") else ""
+            lines.append(f"- {name} ({owner}, {vis}).{help_}")
+    counts = [players] if players else list(range(lo, min(hi, lo + 15) + 1))
+    lines += ["", "The deal, by number of players", "------------------------------"]
+    lines += _deal_sizes(lambda n: game if n == game.n else Game(rs, n, options), counts)
+    lines += ["", "A deal, step by step", "--------------------"]
+    for i, spec in enumerate(data.get("deal") or [], 1):
+        kind = step_kind(spec)
+        body = spec if isinstance(spec, str) else spec.get(kind)
+        fn = STEP_DESCRIBERS.get(kind)
+        if fn is None:
+            raise CardspecError(f"explain: no describer for the step kind '{kind}'")
+        sid = f" [{spec['id']}]" if isinstance(spec, dict) and spec.get("id") else ""
+        cond = f" (only when {expr(spec['if'])})" if isinstance(spec, dict) and spec.get("if") is not None else ""
+        step_lines = fn(body if body is not None else {}, ctx)
+        lines.append(f"{i}. {step_lines[0]}{cond}{sid}" if step_lines else f"{i}. ({kind}){sid}")
+        lines += ["   " + x for x in step_lines[1:]]
+    match = data.get("match") or {}
+    lines += ["", "The match", "---------"]
+    if match.get("deals") is not None:
+        lines.append(f"Deals: {expr(match['deals'])}.")
+    if match.get("end") is not None:
+        lines.append(f"It also ends after a deal in which {expr(match['end'])}"
+                     f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}.")
+    if match.get("rotate"):
+        lines.append(f"The deal passes to the {match['rotate']} after each deal; the first dealer is seat "
+                     f"{match.get('first_dealer', 0)}.")
+    if match.get("teams"):
+        lines.append(f"Teams: {expr(match['teams'])}.")
+    if match.get("score"):
+        lines.append(f"The match score is the {match['score']} counter.")
+    rank = match.get("ranking", "highest")
+    lines.append(f"The {'lowest' if rank == 'lowest' else 'highest'} total wins"
+                 + (f"; the {match['loser']} total loses." if isinstance(match.get("loser"), str) else "."))
+    defs = data.get("define") or {}
+    if defs:
+        lines += ["", "Definitions (names used above)", "------------------------------"]
+        for k, v in defs.items():
+            lines.append(f"- {k} = {expr(v)}")
+    if rs.options:
+        lines += ["", "Options (value in this explanation; --option NAME=VALUE changes it)",
+                  "--------------------------------------------------------------------"]
+        for k, spec in rs.options.items():
+            val = game.options.get(k)
+            val = ("true" if val else "false") if isinstance(val, bool) else val
+            help_ = " ".join(str(spec.get("help", "")).split())
+            lines.append(f"- {k} = {val}" + (f": {help_}" if help_ else ""))
+    out = []
+    for ln in lines:
+        if len(ln) <= width:
+            out.append(ln)
+            continue
+        indent = len(ln) - len(ln.lstrip(" "))
+        lead = ln[indent:indent + 3] if ln[indent:indent + 2] in ("- ",) else ""
+        sub = " " * (indent + len(lead) + (3 if ln[indent:indent + 1].isdigit() else 0))
+        out += textwrap.wrap(ln, width, subsequent_indent=sub, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(out) + "\n"
