@@ -375,3 +375,95 @@ def test_cli_stdio_plays_a_whole_deal():
         proc.wait(timeout=20)
     assert proc.returncode == 0
     assert proc.stderr.read() == ""
+
+
+# ---- issue 16, Found 4: client input that broke the server ----------------------------------------
+def test_numbers_are_strict_integers_only_where_integers_are_meant():
+    """issue 16 Found 4: `"players": 4.0` gave server/internal; `"deals": Infinity` an OverflowError."""
+    c = Client()
+    bad = c.one('{"type": "create", "ruleset": "hearts", "players": 4.0}')
+    assert error_of(bad) == "message/invalid" and "players" in bad["message"]
+    for text in ('{"type": "create", "ruleset": "hearts", "options": {"deals": Infinity}}',
+                 '{"type": "create", "ruleset": "hearts", "options": {"deals": -Infinity}}',
+                 '{"type": "create", "ruleset": "hearts", "options": {"deals": NaN}}',
+                 '{"type": "create", "ruleset": "hearts", "options": {"deals": 1e400}}',
+                 '{"type": "get_view", "table": "t", "since": 1' + "0" * 5000 + '}'):
+        assert error_of(c.one(text)) == "json/malformed", text
+    for value in (2.0, True, "2", 10 ** 15):
+        r = c.one({"type": "create", "ruleset": "hearts", "options": {"deals": value}})
+        assert error_of(r) == "ruleset/invalid" and "'deals' takes an integer" in r["message"], value
+    r = c.one({"type": "create", "ruleset": "hearts", "options": {"moon": 1}})   # a bool option
+    assert error_of(r) == "ruleset/invalid" and "true or false" in r["message"]
+    assert error_of(c.one('{"type": "get_view", "table": "t", "since": 1.0}')) == "message/invalid"
+    assert error_of(c.one('{"type": "create", "ruleset": "hearts", "bots": [1.0]}')) == "message/invalid"
+    assert c.registry.tables == {}
+    assert hearts(c)["type"] == "created"      # the same session still works
+
+
+def test_deep_nesting_is_a_coded_error():
+    """issue 16 Found 4: 5,000 nested `[` gave a RecursionError (and a traceback in the server's log)."""
+    c = Client()
+    for text in ("[" * 5000, "[" * 5000 + "]" * 5000, '{"type": "hello", "id": ' + "[" * 40 + "]" * 40 + "}",
+                 '{"type": "create", "ruleset": "hearts", "options": {"a": ' + '{"a": ' * 100 + "1" + "}" * 101 + "}"):
+        r = c.one(text)
+        assert error_of(r) == "json/malformed" and "nested" in r["message"], text[:50]
+    assert c.one({"type": "hello"})["type"] == "welcome"
+
+
+@pytest.mark.parametrize("text", ['{"type": "hello", "id": "\\ud800"}', '{"type": "create", "ruleset": "\\udfff"}',
+                                  '{"type": "create", "ruleset": "hearts", "options": {"\\ud83d": 1}}',
+                                  '{"type": "hello", "id": "\\ud800"}'.replace("\\ud800", "\ud800")])
+def test_lone_surrogates_are_refused(text):
+    """issue 16 Found 4: a lone surrogate `"\\ud800"` in any string got no reply over WebSocket, a plain-text 500
+    over HTTP and ended the stdio process; it is not Unicode text, so it is refused before any handler."""
+    c = Client()
+    r = c.one(text)
+    assert error_of(r) == "json/malformed" and "surrogate" in r["message"]
+    json.dumps(r, ensure_ascii=False).encode("utf-8")     # the reply itself is writable as UTF-8
+
+
+def test_stdio_survives_surrogates_and_unexpected_errors(monkeypatch):
+    """issue 16 Found 4: over stdio a lone surrogate ended the process (every table lost)."""
+    lines = b'{"type":"create","ruleset":"hearts","options":{"deals":1},"bots":[1,2,3],"id":1}\n' \
+            b'{"type":"hello","id":"\\ud800"}\n{"type":"list_tables","id":3}\n'
+    out = io.StringIO()
+    assert serve_stdio(io.BytesIO(lines), out) == 0
+    got = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert [m["type"] for m in got] == ["created", "error", "tables"]
+    assert got[1]["code"] == "json/malformed" and len(got[2]["tables"]) == 1
+
+
+def test_an_unexpected_exception_is_a_coded_error_and_the_table_survives(monkeypatch, capsys):
+    """issue 16 Deliver 3/5: anything unexpected becomes `server/internal` (one line on stderr, no traceback)."""
+    from cardspec import protocol
+    c = Client()
+    t = hearts(c, bots=())
+    tid, tok = t["table"], t["tokens"][str(t["to_act"])]
+    real = protocol.Table.update
+
+    def broken(self, seat, since):
+        raise KeyError("boom")
+    monkeypatch.setattr(protocol.Table, "update", broken)
+    r = c.one({"type": "get_view", "table": tid, "token": tok, "id": 9})
+    assert error_of(r) == "server/internal" and "KeyError" in r["message"] and r["id"] == 9
+    monkeypatch.setattr(protocol.Table, "update", real)
+    v = c.one({"type": "get_view", "table": tid, "token": tok})
+    assert c.one({"type": "act", "table": tid, "token": tok, "action": v["view"]["legal_actions"][0]})["type"] \
+        == "accepted"
+    err = capsys.readouterr().err
+    assert "internal error" in err and "Traceback" not in err
+
+
+def test_cli_stdio_never_exits_on_client_input():
+    """issue 16 Found 4: `cardspec serve --stdio` exited on a lone surrogate; now every line is answered."""
+    hostile = ['{"type":"hello","id":"\\ud800"}', "[" * 5000, '{"type":"create","ruleset":"hearts","players":4.0}',
+               '{"type":"create","ruleset":"hearts","options":{"deals":Infinity}}', '\udcff'.encode(
+                   "utf-8", "surrogateescape").decode("latin-1"), '{"type":"hello","id":7}']
+    r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", "--stdio"], input="\n".join(hostile) + "\n",
+                       capture_output=True, text=True, timeout=60)
+    got = [json.loads(x) for x in r.stdout.splitlines()]
+    assert r.returncode == 0 and len(got) == len(hostile), r.stdout + r.stderr
+    assert [m.get("code") for m in got[:-1]] == ["json/malformed", "json/malformed", "message/invalid",
+                                                 "json/malformed", "json/malformed"]
+    assert got[-1] == {**got[-1], "type": "welcome", "id": 7}
+    assert "Traceback" not in r.stderr

@@ -250,3 +250,32 @@ def test_cli_serve_bad_usage(args, msg):
     r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", *args], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 2 and msg in r.stderr and "Traceback" not in r.stderr
+
+
+# ---- issue 16, Found 4: client input that broke the server ----------------------------------------
+def test_hostile_input_over_http_gets_coded_json_errors(server, capfd):
+    """issue 16 Found 4: `players: 4.0` was a 500, a lone surrogate a plain-text 500, deep nesting a traceback."""
+    cases = [(b'{"ruleset": "hearts", "players": 4.0}', 400, "message/invalid"),
+             (b'{"ruleset": "hearts", "options": {"deals": Infinity}}', 400, "json/malformed"),
+             (b'{"ruleset": "\\ud800"}', 400, "json/malformed"),
+             (b"[" * 5000, 400, "json/malformed"),
+             (b'{"ruleset": "hearts", "options": {"deals": 2.5}}', 400, "ruleset/invalid")]
+    for raw, status, code in cases:
+        got, data = server.http("POST", "/api/tables", raw=raw)
+        assert (got, json.loads(data)["code"]) == (status, code), raw[:40]
+    assert server.registry.tables == {}
+    assert create(server)[0] == 201
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "Exception in ASGI" not in err
+
+
+def test_hostile_input_over_websocket_is_answered_and_the_connection_kept(server, capfd):
+    """issue 16 Found 4: a lone surrogate got no reply over WebSocket (the writer died)."""
+    ws = server.ws()
+    for text in ('{"type": "hello", "id": "\\ud800"}', "[" * 5000, '{"type": "create", "ruleset": "hearts", '
+                 '"players": 4.0}', '{"type": "create", "ruleset": "hearts", "options": {"deals": NaN}}'):
+        r = ws.ask(text)
+        assert r["type"] == "error" and r["code"] in ("json/malformed", "message/invalid"), text[:30]
+    assert ws.ask({"type": "hello"})["type"] == "welcome"
+    ws.close()
+    assert "Traceback" not in capfd.readouterr().err

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import functools
 import json
+import math
+import re
 import secrets
 import sys
 import time
@@ -107,10 +109,84 @@ def schemas() -> dict:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def _strict_validator_class():
+    """Draft 2020-12 with strict JSON types: ``integer`` is a Python ``int`` only (``4.0`` is not an
+    integer here, although the draft allows it) and ``number`` is never a ``bool``."""
+    from jsonschema import Draft202012Validator, validators
+    checker = Draft202012Validator.TYPE_CHECKER.redefine_many({
+        "integer": lambda _c, x: type(x) is int,
+        "number": lambda _c, x: type(x) in (int, float)})
+    return validators.extend(Draft202012Validator, type_checker=checker)
+
+
 @functools.lru_cache(maxsize=None)
 def _validator(name: str):
-    from jsonschema import Draft202012Validator
-    return Draft202012Validator(schemas()[name])
+    return _strict_validator_class()(schemas()[name])
+
+
+# ---- reading a message ------------------------------------------------------------------
+#: Deepest nesting of arrays and objects a message may have (a create message needs 3).
+MAX_DEPTH = 32
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_constant(name):
+    raise ProtocolError("json/malformed", f"not JSON: {name} is not a JSON number")
+
+
+def _finite_float(text):
+    x = float(text)
+    if not math.isfinite(x):
+        raise ProtocolError("json/malformed", f"not JSON: the number {text[:40]} is out of range")
+    return x
+
+
+def parse_message(data, max_bytes: int) -> dict:
+    """One client message (``str`` or ``bytes``) as a dict: strict JSON, checked before any handler sees it.
+
+    Refused, each with a ``ProtocolError``: over ``max_bytes`` bytes (``message/too_large``); not
+    UTF-8, not JSON, ``NaN``/``Infinity``/a number out of float range, nesting deeper than
+    ``MAX_DEPTH``, a lone surrogate (``"\\ud800"``) in any string or key (``json/malformed``: such
+    a string cannot be written back as UTF-8); not an object (``message/invalid``).
+    """
+    if isinstance(data, str):
+        size = len(data.encode("utf-8", "surrogatepass"))
+    else:
+        size = len(data)
+    if size > max_bytes:
+        raise ProtocolError("message/too_large", f"message of {size} bytes; the limit is {max_bytes}")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ProtocolError("json/malformed", f"not UTF-8: {e}") from None
+    if _SURROGATE.search(data):   # a raw one (a str given by a Python caller)
+        raise ProtocolError("json/malformed", "not UTF-8: a lone surrogate in the text")
+    try:
+        msg = json.loads(data, parse_constant=_no_constant, parse_float=_finite_float)
+    except RecursionError:
+        raise ProtocolError("json/malformed", f"nested more than {MAX_DEPTH} levels deep") from None
+    except ValueError as e:   # JSONDecodeError, or an integer of more than 4300 digits
+        raise ProtocolError("json/malformed", f"not JSON: {e}") from None
+    stack = [(msg, 1)]
+    while stack:
+        x, depth = stack.pop()
+        if isinstance(x, str):
+            if _SURROGATE.search(x):
+                raise ProtocolError("json/malformed", "a string holds a lone surrogate (\\ud800-\\udfff), "
+                                    "which is not Unicode text")
+        elif isinstance(x, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise ProtocolError("json/malformed", f"nested more than {MAX_DEPTH} levels deep")
+            if isinstance(x, dict):
+                stack.extend((k, depth) for k in x)
+                stack.extend((v, depth + 1) for v in x.values())
+            else:
+                stack.extend((v, depth + 1) for v in x)
+    if not isinstance(msg, dict):
+        raise ProtocolError("message/invalid", f"a message is a JSON object, not {type(msg).__name__}")
+    return msg
 
 
 # The messages sent at every move, checked by hand first (same rules as their schemas); the full
@@ -188,6 +264,32 @@ def _load_game(ruleset, players, options):
         return _game(ruleset, players, json.dumps(options, sort_keys=True))
     except CardspecError as e:
         raise ProtocolError("ruleset/invalid", str(e)) from None
+
+
+#: Integer options without a ``max`` in their ruleset are still refused past this (protocol input).
+MAX_OPTION_INT = 10 ** 9
+
+
+def _check_option(key: str, spec: dict, value) -> None:
+    """A ``create`` option value of exactly the option's JSON type: an ``int`` option takes an integer
+    (``4.0`` and ``true`` are refused), a ``bool`` option ``true``/``false``, others a string or one of
+    their ``values``. Raises ``ProtocolError`` ``ruleset/invalid``; the ruleset checks ranges after."""
+    t = spec.get("type", "int")
+    values = spec.get("values")
+    if values is not None:
+        ok = value in values and type(value) in {type(v) for v in values} or \
+            type(value) is str and value in [str(v) for v in values]
+        want = "one of " + ", ".join(json.dumps(v) for v in values)
+    elif t == "int":
+        ok = type(value) is int and -MAX_OPTION_INT <= value <= MAX_OPTION_INT
+        want = f"an integer from {-MAX_OPTION_INT} to {MAX_OPTION_INT}"
+    elif t == "bool":
+        ok, want = type(value) is bool, "true or false"
+    else:
+        ok, want = type(value) is str, "a string"
+    if not ok:
+        shown = json.dumps(value)
+        raise ProtocolError("ruleset/invalid", f"option '{key}' takes {want}; got {shown[:60]}")
 
 
 # ---- tables ----------------------------------------------------------------------------------
@@ -325,6 +427,11 @@ class Registry:
         if not lo <= players <= hi:
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise ProtocolError("table/invalid", f"{name} is for {count} players, not {players}")
+        options = msg.get("options") or {}
+        for key, value in options.items():
+            spec = cat[name]["options"].get(key)
+            if spec is not None:
+                _check_option(key, spec, value)
         bots = msg.get("bots", [])
         if isinstance(bots, list):
             bots = {int(s): "random" for s in bots}
@@ -409,24 +516,7 @@ class Session:
         """Replies to one message (``str`` or ``bytes``). Never raises."""
         msg_id = None
         try:
-            if isinstance(data, str):
-                size = len(data.encode("utf-8", "surrogatepass"))
-            else:
-                size = len(data)
-            if size > self.registry.limits.max_message_bytes:
-                raise ProtocolError("message/too_large", f"message of {size} bytes; the limit is "
-                                    f"{self.registry.limits.max_message_bytes}")
-            if isinstance(data, (bytes, bytearray)):
-                try:
-                    data = bytes(data).decode("utf-8")
-                except UnicodeDecodeError as e:
-                    raise ProtocolError("json/malformed", f"not UTF-8: {e}") from None
-            try:
-                msg = json.loads(data)
-            except ValueError as e:
-                raise ProtocolError("json/malformed", f"not JSON: {e}") from None
-            if not isinstance(msg, dict):
-                raise ProtocolError("message/invalid", f"a message is a JSON object, not {type(msg).__name__}")
+            msg = data if isinstance(data, dict) else parse_message(data, self.registry.limits.max_message_bytes)
             msg_id = msg.get("id") if type(msg.get("id")) in (str, int) else None
             check_message(msg)
             out = getattr(self, "_on_" + msg["type"])(msg)
@@ -438,7 +528,7 @@ class Session:
             return [e.to_message(msg_id)]
         except Exception as e:  # noqa: BLE001 - the protocol never lets an exception reach the wire
             print(f"cardspec serve: internal error: {type(e).__name__}: {e}", file=sys.stderr)
-            return [ProtocolError("server/internal", f"{type(e).__name__}: {e}").to_message(msg_id)]
+            return [internal_error(e).to_message(msg_id)]
 
     # -- message handlers
     def _on_hello(self, msg):
@@ -536,9 +626,25 @@ class Session:
         self.subs.clear()
 
 
-def encode(msg: dict) -> str:
-    """One message as compact JSON text (no newline)."""
-    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+def internal_error(e: BaseException, where: str = "") -> ProtocolError:
+    """A ``server/internal`` error for an unexpected exception: one line on stderr, no traceback."""
+    text = f"{type(e).__name__}: {str(e)[:300]}"
+    print(f"cardspec serve: internal error{where}: {text}", file=sys.stderr, flush=True)
+    return ProtocolError("server/internal", f"{text} (a bug in cardspec; please report it with the message "
+                         "that caused it)")
+
+
+def encode(msg: dict, ascii_only: bool = False) -> str:
+    """One message as compact JSON text (no newline). A message that cannot be written as JSON (a bug:
+    a NaN, an integer of more than 4300 digits, a lone surrogate) becomes a ``server/internal`` error."""
+    try:
+        text = json.dumps(msg, separators=(",", ":"), ensure_ascii=ascii_only, allow_nan=False)
+        if not ascii_only:
+            text.encode("utf-8")
+        return text
+    except (ValueError, TypeError, UnicodeEncodeError) as e:
+        err = internal_error(e, f" writing a {msg.get('type')!r} message").to_message(msg.get("id"))
+        return json.dumps(err, separators=(",", ":"), ensure_ascii=True)
 
 
 def serve_stdio(inp=None, out=None, limits: Limits | None = None) -> int:
@@ -554,7 +660,7 @@ def serve_stdio(inp=None, out=None, limits: Limits | None = None) -> int:
     cap = registry.limits.max_message_bytes
 
     def write(m):
-        out.write(encode(m) + "\n")
+        out.write(encode(m, ascii_only=True) + "\n")
 
     while True:
         line = inp.readline(cap + 2)
@@ -572,10 +678,13 @@ def serve_stdio(inp=None, out=None, limits: Limits | None = None) -> int:
         line = line.rstrip(b"\r\n")
         if not line.strip():
             continue
-        registry.reap()
         for m in session.handle(line):
             write(m)
-        for m in session.updates():
-            write(m)
+        try:   # nothing a client sends may end the process (every table would be lost)
+            registry.reap()
+            for m in session.updates():
+                write(m)
+        except Exception as e:  # noqa: BLE001
+            write(internal_error(e, " sending updates").to_message())
         out.flush()
     return 0

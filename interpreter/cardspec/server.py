@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import functools
 import socket
 import sys
 from collections import deque
@@ -33,7 +33,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .players import RandomBot
-from .protocol import Limits, ProtocolError, Registry, Session, encode
+from .protocol import Limits, ProtocolError, Registry, Session, encode, internal_error, parse_message
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 
@@ -86,6 +86,20 @@ def _error_response(err: ProtocolError) -> JSONResponse:
     return JSONResponse(err.to_message(), status_code=HTTP_STATUS.get(err.code, 409))
 
 
+def _guarded(handler):
+    """An HTTP handler whose ``ProtocolError`` becomes its coded reply and any other exception a
+    ``server/internal`` reply (status 500) with one line on stderr — never a traceback or plain text."""
+    @functools.wraps(handler)
+    async def run(request):
+        try:
+            return await handler(request)
+        except ProtocolError as e:
+            return _error_response(e)
+        except Exception as e:  # noqa: BLE001
+            return _error_response(internal_error(e, f" at {request.method} {request.url.path}"))
+    return run
+
+
 def create_app(limits: Limits | None = None) -> Starlette:
     """The ASGI app with its own table registry (``app.state.registry``) and bot runner."""
     registry = Registry(limits)
@@ -125,23 +139,14 @@ def create_app(limits: Limits | None = None) -> Starlette:
             if len(body) > lim.max_message_bytes:
                 return _error_response(ProtocolError("message/too_large", "request body over "
                                                      f"{lim.max_message_bytes} bytes"))
-        try:
-            msg = json.loads(body.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError) as e:
-            return _error_response(ProtocolError("json/malformed", f"not JSON: {e}"))
-        if not isinstance(msg, dict):
-            return _error_response(ProtocolError("message/invalid", "the body is a JSON object"))
-        msg = {**msg, "type": "create"}
-        reply = Session(registry).handle(json.dumps(msg))[0]
+        msg = parse_message(body, lim.max_message_bytes)
+        reply = Session(registry).handle({**msg, "type": "create"})[0]
         if reply["type"] == "error":
             return JSONResponse(reply, status_code=HTTP_STATUS.get(reply["code"], 409))
         return JSONResponse(reply, status_code=201)
 
     async def api_table(request):
-        try:
-            return JSONResponse(registry.get(request.path_params["table"]).info())
-        except ProtocolError as e:
-            return _error_response(e)
+        return JSONResponse(registry.get(request.path_params["table"]).info())
 
     async def ws_endpoint(websocket: WebSocket):
         await websocket.accept()
@@ -156,7 +161,11 @@ def create_app(limits: Limits | None = None) -> Starlette:
                 wake.clear()
                 while outbox:
                     await websocket.send_text(encode(outbox.popleft()))
-                for m in session.updates():
+                try:
+                    ups = session.updates()
+                except Exception as e:  # noqa: BLE001 - a bug in one update must not end the connection
+                    ups = [internal_error(e, " building updates").to_message()]
+                for m in ups:
                     await websocket.send_text(encode(m))
 
         wtask = asyncio.get_running_loop().create_task(writer())
@@ -183,10 +192,10 @@ def create_app(limits: Limits | None = None) -> Starlette:
 
     routes = [
         Route("/", index),
-        Route("/api/rulesets", api_rulesets),
-        Route("/api/tables", api_tables, methods=["GET"]),
-        Route("/api/tables", api_create, methods=["POST"]),
-        Route("/api/tables/{table}", api_table),
+        Route("/api/rulesets", _guarded(api_rulesets)),
+        Route("/api/tables", _guarded(api_tables), methods=["GET"]),
+        Route("/api/tables", _guarded(api_create), methods=["POST"]),
+        Route("/api/tables/{table}", _guarded(api_table)),
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
