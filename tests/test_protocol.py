@@ -403,7 +403,8 @@ def test_numbers_are_strict_integers_only_where_integers_are_meant():
 def test_deep_nesting_is_a_coded_error():
     """issue 16 Found 4: 5,000 nested `[` gave a RecursionError (and a traceback in the server's log)."""
     c = Client()
-    for text in ("[" * 5000, "[" * 5000 + "]" * 5000, '{"type": "hello", "id": ' + "[" * 40 + "]" * 40 + "}",
+    assert error_of(c.one("[" * 5000)) == "json/malformed"     # unclosed: a RecursionError or "Expecting value"
+    for text in ("[" * 5000 + "]" * 5000, '{"type": "hello", "id": ' + "[" * 40 + "]" * 40 + "}",
                  '{"type": "create", "ruleset": "hearts", "options": {"a": ' + '{"a": ' * 100 + "1" + "}" * 101 + "}"):
         r = c.one(text)
         assert error_of(r) == "json/malformed" and "nested" in r["message"], text[:50]
@@ -467,3 +468,102 @@ def test_cli_stdio_never_exits_on_client_input():
                                                  "json/malformed", "json/malformed"]
     assert got[-1] == {**got[-1], "type": "welcome", "id": 7}
     assert "Traceback" not in r.stderr
+
+
+# ---- issue 16, Found 5-6: bot specs capped, the seed never public --------------------------------
+@pytest.mark.parametrize("spec, cap", [("ismcts:infs", "0-2 on this server"), ("ismcts:nans", "0-2 on this server"),
+                                       ("ismcts:1e9s", "0-2 on this server"), ("ismcts:-1s", "0-2 on this server"),
+                                       ("ismcts:100000000", "1-5000 on this server"),
+                                       ("ismcts:0", "1-5000 on this server"), ("solver:99", "16 cards")])
+def test_unbounded_bot_specs_are_refused_with_the_cap(spec, cap):
+    """issue 16 Found 5: `ismcts:infs` and `ismcts:100000000` were accepted and held the bot threads for ever
+    (over stdio the create never replied)."""
+    c = Client()
+    r = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "bots": {"1": spec}})
+    assert error_of(r) == "table/invalid" and cap in r["message"] and spec in r["message"]
+    assert c.registry.tables == {}
+    ok = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "bots": {"1": "ismcts:0.01s", "2": "ismcts:5"}})
+    assert ok["type"] == "created"
+
+
+def test_bot_caps_are_server_limits():
+    c = Client(max_bot_iterations=10, max_bot_seconds=0.5)
+    assert c.one({"type": "hello"})["limits"]["max_bot_iterations"] == 10
+    r = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "bots": {"1": "ismcts:11"}})
+    assert error_of(r) == "table/invalid" and "1-10" in r["message"]
+    r = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "bots": {"1": "ismcts:0.6s"}})
+    assert error_of(r) == "table/invalid" and "0-0.5" in r["message"]
+
+
+def test_the_seed_is_never_public_before_the_end_even_when_chosen():
+    """issue 16 Found 6: a seed the creator picked was shown to anyone by every table info (it rebuilds every
+    hand); now infos carry a salted commitment and the seed with its salt only once the match is over."""
+    from cardspec.protocol import seed_commitment
+    c = Client()
+    t = hearts(c, seed=3)
+    tid, tok = t["table"], t["tokens"]["0"]
+    other = Client(registry=c.registry)
+    infos = [t, other.one({"type": "list_tables"})["tables"][0], other.one({"type": "join", "table": tid})["info"]]
+    for info in infos:
+        assert "seed" not in info and "seed_salt" not in info and len(info["seed_sha256"]) == 64
+        assert "3" not in {str(v) for v in info.values()} - {str(info["players"]), str(info["to_act"])}
+    # play to the end: then the seed and its salt are shown, and they match the commitment
+    rng = random.Random(4)
+    while True:
+        v = c.one({"type": "get_view", "table": tid, "token": tok})["view"]
+        if v["terminal"]:
+            break
+        c.one({"type": "act", "table": tid, "token": tok, "action": rng.choice(v["legal_actions"])})
+    final = other.one({"type": "list_tables"})["tables"][0]
+    assert final["seed"] == 3 and seed_commitment(3, final["seed_salt"]) == final["seed_sha256"] == t["seed_sha256"]
+    # the salt makes two tables with the same seed commit differently
+    assert hearts(c, seed=3)["seed_sha256"] != t["seed_sha256"]
+
+
+# ---- issue 16, Found 5: one client must not lock others out; typed rules freed with their table ---------
+def test_one_client_cannot_fill_the_server():
+    """issue 16 Found 5: one client created 200 tables in 1.2 s and locked everyone else out for the idle
+    timeout; tables are now charged to the connection and to its address."""
+    reg = Registry(Limits(max_tables_per_client=5, max_tables_per_address=8))
+    flood = Client(registry=reg)
+    flood.session.address = "10.0.0.1"
+    codes = [flood.one({"type": "create", "ruleset": "hearts", "bots": [1, 2, 3]}).get("code") for _ in range(200)]
+    assert codes[:5] == [None] * 5 and set(codes[5:]) == {"table/limit"}
+    r = flood.one({"type": "create", "ruleset": "hearts"})
+    assert "max_tables_per_client" in r["message"]
+    again = Client(registry=reg)                 # a second connection from the same address
+    again.session.address = "10.0.0.1"
+    assert [again.one({"type": "create", "ruleset": "hearts"})["type"] for _ in range(4)] == ["created"] * 3 + ["error"]
+    assert "max_tables_per_address" in again.one({"type": "create", "ruleset": "hearts"})["message"]
+    other = Client(registry=reg)                 # anyone else still gets a table
+    other.session.address = "10.0.0.2"
+    assert other.one({"type": "create", "ruleset": "hearts"})["type"] == "created"
+    reg.close(next(t for t in reg.tables.values() if t.client == flood.session.key), "test")
+    assert flood.one({"type": "create", "ruleset": "hearts"})["type"] == "created"   # a closed table is freed
+
+
+def test_typed_rules_are_freed_with_their_table():
+    """issue 16 Found 5: every typed rule stayed compiled in a shared Game after its table closed (40 -> 188 MB
+    after 1,961 tables); a table where rules are typed at run time now has a Game of its own."""
+    import gc
+    import weakref
+    from cardspec import protocol
+    c = Client(inline_bots=False)
+    shared = protocol._load_game("eleusis-prophets", 4, {})
+    before = len(shared.ns["_SR_RULES"])
+    games = []
+    for i in range(25):
+        t = c.one({"type": "create", "ruleset": "eleusis-prophets", "players": 4, "seed": i})
+        tok = t["tokens"][str(t["to_act"])]
+        r = c.one({"type": "act", "table": t["table"], "token": tok, "action": f"write card.rank != {i % 13 + 2}"})
+        assert r["type"] == "accepted", r
+        table = c.registry.get(t["table"])
+        assert table.game is not shared and len(table.game.ns["_SR_RULES"]) == before + 1
+        games.append(weakref.ref(table.game))
+        c.registry.close(table, "test")
+        c.send({"type": "hello"})               # the session hears "closed" and forgets the table
+        del table
+    gc.collect()
+    assert len(shared.ns["_SR_RULES"]) == before
+    assert sum(g() is not None for g in games) == 0
+    assert protocol._game.cache_info().currsize <= 64

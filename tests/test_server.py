@@ -21,20 +21,18 @@ pytest.importorskip("uvicorn")
 from websockets.sync.client import connect  # noqa: E402
 
 from cardspec.protocol import Limits, check_message  # noqa: E402
-from cardspec.server import create_app, parse_address  # noqa: E402
+from cardspec.server import create_app, parse_address, uvicorn_config  # noqa: E402
 
 
 class Server:
-    def __init__(self, **limits):
+    def __init__(self, allow_origins=(), **limits):
         import uvicorn
-        self.app = create_app(Limits(**limits))
+        self.app = create_app(Limits(**limits), allow_origins)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
         self.port = self.sock.getsockname()[1]
-        cfg = uvicorn.Config(self.app, log_level="warning", lifespan="on",
-                             ws_max_size=16 * self.app.state.registry.limits.max_message_bytes)
-        self.server = uvicorn.Server(cfg)
+        self.server = uvicorn.Server(uvicorn_config(self.app, self.app.state.registry.limits))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.thread.start()
         deadline = time.time() + 10
@@ -279,3 +277,111 @@ def test_hostile_input_over_websocket_is_answered_and_the_connection_kept(server
     assert ws.ask({"type": "hello"})["type"] == "welcome"
     ws.close()
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_get_table_shows_a_seed_commitment_not_the_seed(server):
+    """issue 16 Found 6: `GET /api/tables/ID` showed the creator's seed to anyone."""
+    _, t = create(server, seed=12345, bots=[])
+    for path in (f"/api/tables/{t['table']}", "/api/tables"):
+        status, data = server.http("GET", path)
+        assert status == 200 and b"12345" not in data and b'"seed"' not in data and b"seed_sha256" in data
+
+
+def test_websocket_from_a_foreign_origin_is_refused(server):
+    """issue 16 Found 6: WebSocket connections from any Origin were accepted (a page on another site could
+    play with a visitor's browser). Default: the same host only; programs without an Origin are welcome."""
+    from websockets.exceptions import InvalidStatus
+    url = f"ws://127.0.0.1:{server.port}/ws"
+    for origin in ("http://evil.example", f"http://localhost:{server.port}", "null", f"http://127.0.0.1:{server.port}.evil"):
+        with pytest.raises(InvalidStatus) as e:
+            connect(url, origin=origin, open_timeout=5)
+        assert e.value.response.status_code == 403
+    with connect(url, origin=f"http://127.0.0.1:{server.port}", open_timeout=5) as ws:
+        ws.send('{"type": "hello"}')
+        assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+
+
+def test_allow_origin_list():
+    from cardspec.server import origin_allowed
+    assert origin_allowed(None, "h:1") and origin_allowed("http://h:1", "h:1") and not origin_allowed("http://x", "h:1")
+    assert origin_allowed("https://cards.example.org", "h:1", ("https://cards.example.org/",))
+    assert not origin_allowed("http://h:1", "h:1", ("https://cards.example.org",))
+    assert origin_allowed("http://anything", "h:1", ("*",))
+
+
+# ---- issue 16, Found 5: connections -------------------------------------------------------------------
+def _closed_within(sock, seconds) -> bool:
+    """True when the server closes ``sock`` within ``seconds`` (EOF or reset)."""
+    sock.settimeout(seconds)
+    try:
+        while True:
+            data = sock.recv(4096)
+            if not data:
+                return True
+    except ConnectionResetError:
+        return True
+    except socket.timeout:
+        return False
+
+
+def test_half_open_connections_are_closed():
+    """issue 16 Found 5: 1,100 half-open requests made the server unreachable. A connection that sends
+    nothing, or half a request, is closed after connection_timeout."""
+    s = Server(connection_timeout=1)
+    try:
+        silent = socket.create_connection(("127.0.0.1", s.port))
+        half = socket.create_connection(("127.0.0.1", s.port))
+        half.sendall(b"GET /api/tables HTTP/1.1\r\nHost: x\r\n")
+        assert _closed_within(silent, 15) and _closed_within(half, 15)
+        assert s.http("GET", "/api/tables")[0] == 200
+    finally:
+        s.stop()
+
+
+def test_connections_per_address_are_capped(capfd):
+    s = Server(max_connections_per_address=3, connection_timeout=60)
+    try:
+        held = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(3)]
+        time.sleep(0.2)
+        extra = [socket.create_connection(("127.0.0.1", s.port)) for _ in range(50)]
+        assert all(_closed_within(x, 5) for x in extra)           # closed at once, not after 60 s
+        assert not _closed_within(held[0], 0.2)
+        for x in held + extra:
+            x.close()
+        deadline = time.time() + 10
+        while time.time() < deadline:   # the held connections are released when they close
+            try:
+                if s.http("GET", "/api/tables")[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.1)
+        assert s.http("GET", "/api/tables")[0] == 200
+        err = capfd.readouterr().err
+        assert err.count("\n") < 5, err
+    finally:
+        s.stop()
+
+
+def test_websockets_per_address_are_capped_and_idle_ones_closed():
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    s = Server(max_connections_per_address=2, idle_timeout=0.5)
+    try:
+        a, b = s.ws(), s.ws()
+        with pytest.raises(InvalidStatus):
+            s.ws()
+        with pytest.raises(ConnectionClosed):     # joined nothing, said nothing: closed when idle
+            a.conn.recv(timeout=10)
+        b.close()
+    finally:
+        s.stop()
+
+
+def test_repeated_log_lines_are_held_back():
+    """issue 16 Found 5: under a descriptor limit the accept loop wrote ~1 M traceback lines."""
+    import logging
+    from cardspec.server import _RepeatFilter
+    f = _RepeatFilter(period=60)
+    recs = [logging.LogRecord("asyncio", logging.ERROR, "x", 1, "socket.accept() out of system resource", (),
+                              (OSError, OSError(24, "Too many open files"), None)) for _ in range(1000)]
+    passed = [r for r in recs if f.filter(r)]
+    assert len(passed) == 1 and passed[0].exc_info is None

@@ -376,13 +376,31 @@ def replay(scenario, as_json, option):
               help="Seconds without activity after which a table is closed.")
 @click.option("--bot-delay", type=click.FloatRange(0, 10), default=0.5, show_default=True,
               help="Seconds before each bot move over WebSocket, unless a table asks for another.")
-def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay):
+@click.option("--max-tables-per-client", type=click.IntRange(1), default=16, show_default=True,
+              help="Open tables one connection may hold.")
+@click.option("--max-tables-per-address", type=click.IntRange(1), default=64, show_default=True,
+              help="Open tables one address may hold.")
+@click.option("--max-connections-per-address", type=click.IntRange(1), default=64, show_default=True)
+@click.option("--max-bot-iterations", type=click.IntRange(1), default=5000, show_default=True,
+              help="Cap of ismcts:N (iterations per move).")
+@click.option("--max-bot-seconds", type=click.FloatRange(0.01, 60), default=2.0, show_default=True,
+              help="Cap of ismcts:Xs (seconds per move).")
+@click.option("--max-call-seconds", type=click.FloatRange(0.1, 600), default=5.0, show_default=True,
+              help="CPU seconds one engine call (an action with its judgement, a bot move, a listing) may take.")
+@click.option("--allow-origin", "allow_origin", multiple=True, metavar="URL",
+              help="A page origin allowed to open WebSockets (repeatable; '*': any). Default: the same host only.")
+def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, max_tables_per_client,
+          max_tables_per_address, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
+          allow_origin):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
     from .protocol import Limits
     if bool(stdio) == bool(http):
         raise click.UsageError("choose one of --stdio and --http HOST:PORT")
     limits = Limits(max_tables=max_tables, max_message_bytes=max_message_bytes, idle_timeout=idle_timeout,
-                    bot_delay=bot_delay)
+                    bot_delay=bot_delay, max_tables_per_client=max_tables_per_client,
+                    max_tables_per_address=max_tables_per_address,
+                    max_connections_per_address=max_connections_per_address, max_bot_iterations=max_bot_iterations,
+                    max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds)
     if stdio:
         from .protocol import serve_stdio
         sys.exit(serve_stdio(limits=limits))
@@ -392,7 +410,7 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay):
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--http") from None
     try:
-        sys.exit(serve_http(http, limits))
+        sys.exit(serve_http(http, limits, allow_origins=allow_origin))
     except OSError as e:
         click.echo(f"error: cannot serve on {http}: {e.strerror or e}", err=True)
         sys.exit(2)

@@ -13,7 +13,8 @@ with a stable ``code`` (the ``CODES`` table) — never an exception or a traceba
 Secrets: creating a table returns one random token per person seat; a seat acts and sees
 its own hand only with its token. Without a token a client is a spectator and gets
 ``State.view(None)`` / ``State.log(None)``: public facts only. The seed is kept secret until
-the match is over (it would reveal every hand) unless the creator chose it.
+the match is over (it would reveal every hand), even when the creator chose it: table infos
+carry ``seed_sha256``, a salted commitment, and the seed and salt once the match is over.
 
 Only the public engine API is used: ``cardspec.load``, ``Game.new_state``, ``State.to_act``,
 ``terminal``, ``legal_actions``, ``apply``, ``view``, ``log``, ``scores``; bots get a view
@@ -22,6 +23,7 @@ and the legal actions (``cardspec.bots``).
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import re
@@ -51,6 +53,8 @@ CODES = {
     "action/not_your_turn": "another seat (to_act) must act now",
     "action/illegal": "not a legal action now; legal lists the legal ones",
     "action/game_over": "the match is over",
+    "table/over_budget": "the request took more than max_call_seconds of CPU (a typed rule, a bot or a listing "
+                         "too costly for this server); after an action the table is closed (reason over_budget)",
     "session/limit": "this connection joined too many tables",
     "server/internal": "a bug in the server; the message says what (no traceback)",
 }
@@ -77,7 +81,14 @@ class Limits:
     """Bounds of one server. Units: tables, bytes, seconds.
 
     ``bot_delay`` is the default pause before each bot move (a table may ask for another,
-    up to ``max_bot_delay``); over stdio bots move at once.
+    up to ``max_bot_delay``); over stdio bots move at once. Bot specs are capped by
+    ``max_bot_iterations`` and ``max_bot_seconds`` (per move) and ``max_solver_cards``. One client
+    (a connection) may hold ``max_tables_per_client`` open tables, one address
+    ``max_tables_per_address`` (over stdio, the only client, just ``max_tables``);
+    ``max_connections_per_address`` bounds connections (HTTP and WebSocket) from one address and
+    ``max_connections`` all of them; a connection that has not sent a whole request within
+    ``connection_timeout`` seconds is closed, and a WebSocket that joined no table and sent nothing
+    for ``idle_timeout``.
     """
 
     max_tables: int = 200
@@ -86,11 +97,23 @@ class Limits:
     bot_delay: float = 0.0
     max_bot_delay: float = 10.0
     max_joined: int = 64
+    max_bot_iterations: int = 5000
+    max_bot_seconds: float = 2.0
+    max_solver_cards: int = 16
+    max_tables_per_client: int = 16
+    max_tables_per_address: int = 64
+    max_connections_per_address: int = 64
+    max_connections: int = 1000
+    connection_timeout: float = 5.0
+    max_call_seconds: float = 5.0
+    max_legal_listed: int = 500
 
     def public(self) -> dict:
         return {"max_tables": self.max_tables, "max_message_bytes": self.max_message_bytes,
                 "idle_timeout": self.idle_timeout, "bot_delay": self.bot_delay,
-                "max_bot_delay": self.max_bot_delay}
+                "max_bot_delay": self.max_bot_delay, "max_bot_iterations": self.max_bot_iterations,
+                "max_bot_seconds": self.max_bot_seconds, "max_tables_per_client": self.max_tables_per_client,
+                "max_tables_per_address": self.max_tables_per_address}
 
 
 # ---- schemas -------------------------------------------------------------------------
@@ -259,11 +282,43 @@ def _game(ruleset: str, players: int, options_json: str):
     return load(ruleset, players, json.loads(options_json))
 
 
-def _load_game(ruleset, players, options):
+def _load_game(ruleset, players, options, private: bool = False):
+    """The Game, shared by every table with the same ruleset, players and options (an LRU cache of 64), or a
+    ``private`` one (a table where rules are typed at run time). Raises ``ProtocolError`` ``ruleset/invalid``."""
     try:
+        if private:
+            from . import load
+            return load(ruleset, players, options)
         return _game(ruleset, players, json.dumps(options, sort_keys=True))
     except CardspecError as e:
         raise ProtocolError("ruleset/invalid", str(e)) from None
+
+
+def check_bot_spec(spec: str, limits: Limits, where: str = "bots") -> None:
+    """Refuse a bot spec whose search is unbounded or over the server's caps (``table/invalid``).
+
+    ``ismcts:N`` needs 1 <= N <= ``max_bot_iterations``; ``ismcts:Xs`` a finite 0 < X <=
+    ``max_bot_seconds``; ``solver:N`` N <= ``max_solver_cards``. (``ismcts:infs`` and
+    ``ismcts:100000000`` once occupied the bot threads for ever.) Other specs go to ``make_bot``.
+    """
+    name, _, arg = str(spec).strip().partition(":")
+    name, arg = name.strip().lower(), arg.strip()
+    if name == "ismcts" and arg:
+        if arg.endswith("s"):
+            try:
+                sec = float(arg[:-1])
+            except ValueError:
+                sec = math.nan
+            if not (math.isfinite(sec) and 0 < sec <= limits.max_bot_seconds):
+                raise ProtocolError("table/invalid", f"{where}: ismcts:{arg}: seconds per move are limited to "
+                                    f"0-{limits.max_bot_seconds:g} on this server (max_bot_seconds)")
+        else:
+            if not (arg.isdigit() and 1 <= int(arg) <= limits.max_bot_iterations):
+                raise ProtocolError("table/invalid", f"{where}: ismcts:{arg}: iterations per move are limited to "
+                                    f"1-{limits.max_bot_iterations} on this server (max_bot_iterations)")
+    if name == "solver" and arg and not (arg.isdigit() and int(arg) <= limits.max_solver_cards):
+        raise ProtocolError("table/invalid", f"{where}: solver:{arg}: the solver is limited to "
+                            f"{limits.max_solver_cards} cards on this server")
 
 
 #: Integer options without a ``max`` in their ruleset are still refused past this (protocol input).
@@ -292,6 +347,13 @@ def _check_option(key: str, spec: dict, value) -> None:
         raise ProtocolError("ruleset/invalid", f"option '{key}' takes {want}; got {shown[:60]}")
 
 
+def seed_commitment(seed, salt: str) -> str:
+    """The public commitment to a table's seed: hex SHA-256 of the UTF-8 text ``SALT:SEED`` where SEED is
+    the seed as JSON (``7``, ``"abc"``). The random salt keeps a small seed from being found by trying."""
+    import hashlib
+    return hashlib.sha256(f"{salt}:{json.dumps(seed)}".encode("utf-8")).hexdigest()
+
+
 # ---- tables ----------------------------------------------------------------------------------
 class Table:
     """One match: a State, a token per person seat, a Bot per bot seat.
@@ -300,11 +362,16 @@ class Table:
     """
 
     def __init__(self, table_id, ruleset, players, options, seed, seed_given, bots: dict, bot_delay: float,
-                 now: float):
+                 now: float, max_legal: int = 500):
         self.id = table_id
+        self.client = self.address = None   # who created it (Registry.create)
         self.ruleset, self.players, self.options = ruleset, players, options
         self.seed, self.seed_given = seed, seed_given
+        self.seed_salt = secrets.token_hex(16)
+        self.seed_sha256 = seed_commitment(seed, self.seed_salt)
         self.game = _load_game(ruleset, players, options)
+        if "_SR_RULES" in self.game.ns:   # rules typed at run time are compiled into their Game (cardspec._secret):
+            self.game = _load_game(ruleset, players, options, private=True)   # a Game of its own, freed with the table
         self.state = self.game.new_state(seed=seed)
         self.bot_specs = bots
         self.bots = {s: (RandomBot(seed=f"{seed}-bot-{s}") if spec == "random" else
@@ -317,6 +384,8 @@ class Table:
         self.actions = 0
         self.closed = None          # reason, once closed
         self.listeners = set()      # callables(table), told after each change
+        self.max_legal = max_legal  # legal actions a view lists at most (the rest: get_legal)
+        self._info = self._make_info()
 
     # -- seats
     def seat_for(self, token) -> int | None:
@@ -336,6 +405,7 @@ class Table:
     def _changed(self):
         self.version += 1
         self.actions += 1
+        self._info = self._make_info()
         for cb in list(self.listeners):
             cb(self)
 
@@ -349,14 +419,18 @@ class Table:
             raise ProtocolError("action/not_your_turn", f"seat {seat}: not your turn (seat {st.to_act} is to act)",
                                 to_act=st.to_act)
         try:
-            text = action if action in st.legal_actions() else st.parse_action(action)
-            st.apply(text, seat)
+            st.apply(action, seat)   # a look-up when the legal actions are listed, else parsed (no listing)
         except GameOver:
             raise ProtocolError("action/game_over", "the match is over", scores=st.scores()) from None
         except IllegalAction as e:
-            raise ProtocolError("action/illegal", str(e), legal=st.legal_actions()) from None
+            legal = st.legal_actions()
+            extra = {"legal_count": len(legal)} if len(legal) > self.max_legal else {}
+            msg = str(e)
+            if len(msg) > 2000:
+                msg = msg[:2000] + f"… ({len(legal)} legal actions; get_legal lists them)"
+            raise ProtocolError("action/illegal", msg, legal=legal[:self.max_legal], **extra) from None
         self._changed()
-        return text
+        return st.history[-1]
 
     def play_bot(self, now: float) -> str | None:
         """One move of the bot to act (None when a person or nobody is to act)."""
@@ -382,19 +456,55 @@ class Table:
 
     # -- reading
     def info(self) -> dict:
-        """Public facts about the table (no tokens; the seed only when over or chosen by the creator)."""
+        """Public facts about the table (``_make_info``), as of the last change: reading it never touches
+        the state, so a server may answer it while a worker is changing the state."""
+        return dict(self._info)
+
+    def _make_info(self) -> dict:
+        """Public facts about the table: no token, and no seed until the match is over (the seed rebuilds
+        every hand, even one the creator chose): ``seed_sha256`` commits to it, and at the end ``seed``
+        and ``seed_salt`` let anyone check that commitment (``seed_commitment``)."""
         st = self.state
         out = {"table": self.id, "ruleset": self.ruleset, "players": self.players, "options": self.options,
                "bots": sorted(self.bots), "to_act": st.to_act, "terminal": st.terminal,
-               "version": self.version, "scores": st.scores(), "bot_delay": self.bot_delay}
-        if st.terminal or self.seed_given:
+               "version": self.version, "scores": st.scores(), "bot_delay": self.bot_delay,
+               "seed_sha256": self.seed_sha256}
+        if st.terminal:
             out["seed"] = self.seed
+            out["seed_salt"] = self.seed_salt
         return out
+
+    def view(self, seat) -> dict:
+        """``State.view(seat)`` with at most ``max_legal`` legal actions: a longer list (a play of several
+        ordered cards from a long hand: 255 k-879 k actions) is cut, and ``legal_count`` gives its
+        length and ``legal_more`` is true; ``get_legal`` pages through it (``legal_page``)."""
+        st = self.state
+        v = st.view(seat, legal=False)
+        if seat is not None and st.to_act == seat:
+            legal = st.legal_actions()
+            if len(legal) > self.max_legal:
+                v["legal_actions"] = legal[:self.max_legal]
+                v["legal_count"] = len(legal)
+                v["legal_more"] = True
+            else:
+                v["legal_actions"] = legal
+        return v
+
+    def legal_page(self, seat, offset: int = 0, limit: int | None = None, prefix: str = "") -> dict:
+        """The legal actions of ``seat`` (empty unless it is to act) that start with ``prefix``
+        (case-insensitive), ``limit`` (at most ``max_legal``) from ``offset``: ``{count, offset, actions}``."""
+        st = self.state
+        legal = st.legal_actions() if seat is not None and st.to_act == seat else []
+        if prefix:
+            p = prefix.lower()
+            legal = [a for a in legal if a.lower().startswith(p)]
+        limit = self.max_legal if limit is None else max(0, min(limit, self.max_legal))
+        return {"count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
 
     def update(self, seat, since: int) -> tuple[dict, list, int]:
         """(view, events after ``since``, new cursor) for ``seat`` (None: spectator)."""
         log = self.state.log(seat)
-        return self.state.view(seat), log[since:], len(log)
+        return self.view(seat), log[since:], len(log)
 
 
 # ---- registry --------------------------------------------------------------------------------
@@ -412,12 +522,30 @@ class Registry:
         self.on_change = None
         self.on_close = None
 
-    def create(self, msg: dict) -> Table:
-        """A new table from a ``create`` message (already schema-checked). Raises ``ProtocolError``."""
+    def create(self, msg: dict, client=None, address=None) -> Table:
+        """A new table from a ``create`` message (already schema-checked). Raises ``ProtocolError``.
+
+        ``client`` (any hashable: one connection) and ``address`` (the peer's IP) are charged with the
+        table while it is open: ``table/limit`` past ``max_tables_per_client`` / ``_per_address``, so
+        one client cannot fill the server and lock everyone else out. The three parts (``plan``:
+        checks, ``build``: loads the game and deals, ``register``) let a server build off its event loop.
+        """
+        return self.register(self.build(self.plan(msg, client, address)))
+
+    def plan(self, msg: dict, client=None, address=None) -> dict:
+        """Every check of ``create`` that needs no game (cheap). Returns the table's parameters."""
         self.reap()
-        if len(self.tables) >= self.limits.max_tables:
-            raise ProtocolError("table/limit", f"this server holds {self.limits.max_tables} tables already; "
+        lim = self.limits
+        if len(self.tables) >= lim.max_tables:
+            raise ProtocolError("table/limit", f"this server holds {lim.max_tables} tables already; "
                                 "try again when one has closed")
+        tables = list(self.tables.values())
+        if client is not None and sum(t.client == client for t in tables) >= lim.max_tables_per_client:
+            raise ProtocolError("table/limit", f"this connection has {lim.max_tables_per_client} open tables, the most "
+                                "one client may hold (max_tables_per_client); finish or leave one first")
+        if address is not None and sum(t.address == address for t in tables) >= lim.max_tables_per_address:
+            raise ProtocolError("table/limit", f"{lim.max_tables_per_address} tables are open from your address, the "
+                                "most one address may hold (max_tables_per_address)")
         cat = {r["name"]: r for r in ruleset_catalogue()}
         name = msg["ruleset"]
         if name not in cat:
@@ -444,19 +572,34 @@ class Registry:
             if not 0 <= s < players:
                 raise ProtocolError("table/invalid", f"bots: no seat {s} with {players} players")
             if spec != "random":
-                try:
-                    make_bot(spec, seed=0, game=_load_game(name, players, msg.get("options") or {}))
-                except ValueError as e:
-                    raise ProtocolError("table/invalid", f"bots: seat {s}: {e}") from None
-        delay = msg.get("bot_delay", self.limits.bot_delay)
-        if not 0 <= delay <= self.limits.max_bot_delay:
-            raise ProtocolError("table/invalid", f"bot_delay must be 0-{self.limits.max_bot_delay} seconds")
+                check_bot_spec(spec, lim, f"bots: seat {s}")
+        delay = msg.get("bot_delay", lim.bot_delay)
+        if not 0 <= delay <= lim.max_bot_delay:
+            raise ProtocolError("table/invalid", f"bot_delay must be 0-{lim.max_bot_delay} seconds")
         seed_given = "seed" in msg
         seed = msg["seed"] if seed_given else secrets.randbits(48)
-        table_id = "t" + secrets.token_hex(5)
-        t = Table(table_id, name, players, msg.get("options") or {}, seed, seed_given, bots, float(delay),
-                  self.clock())
-        self.tables[table_id] = t
+        return {"id": "t" + secrets.token_hex(5), "ruleset": name, "players": players, "options": options,
+                "seed": seed, "seed_given": seed_given, "bots": bots, "bot_delay": float(delay),
+                "client": client, "address": address}
+
+    def build(self, plan: dict) -> Table:
+        """The Table of a ``plan``: loads (or reuses) the game, makes the bots, deals. Touches no shared
+        state of the registry, so it may run in a worker thread. Raises ``ProtocolError``."""
+        name, players, options = plan["ruleset"], plan["players"], plan["options"]
+        for s, spec in plan["bots"].items():
+            if spec != "random":
+                try:
+                    make_bot(spec, seed=0, game=_load_game(name, players, options))
+                except ValueError as e:
+                    raise ProtocolError("table/invalid", f"bots: seat {s}: {e}") from None
+        t = Table(plan["id"], name, players, options, plan["seed"], plan["seed_given"], plan["bots"],
+                  plan["bot_delay"], self.clock(), max_legal=self.limits.max_legal_listed)
+        t.client, t.address = plan["client"], plan["address"]
+        return t
+
+    def register(self, t: Table) -> Table:
+        """Open a built table: listed, followed, its bots started."""
+        self.tables[t.id] = t
         if self.on_change is not None:
             t.listeners.add(self.on_change)
             self.on_change(t)
@@ -481,6 +624,7 @@ class Registry:
         table.closed = reason
         self.tables.pop(table.id, None)
         table.version += 1
+        table._info = {**table._info, "version": table.version}
         for cb in list(table.listeners):
             cb(table)
         table.listeners.clear()
@@ -490,6 +634,8 @@ class Registry:
 
 
 # ---- one client ---------------------------------------------------------------------------------
+_SESSION_KEYS = itertools.count(1)
+
 @dataclass
 class _Sub:
     table: Table
@@ -511,24 +657,60 @@ class Session:
     inline_bots: bool = False
     on_dirty: object = None
     subs: dict = field(default_factory=dict)
+    address: str | None = None   # the peer's IP (None: stdio); tables are charged to it and to this session
+    key: int = field(default_factory=lambda: next(_SESSION_KEYS))
 
     def handle(self, data) -> list:
-        """Replies to one message (``str`` or ``bytes``). Never raises."""
+        """Replies to one message (``str`` or ``bytes``, or an already parsed dict). Never raises."""
         msg_id = None
         try:
-            msg = data if isinstance(data, dict) else parse_message(data, self.registry.limits.max_message_bytes)
+            msg = self._parse(data)
             msg_id = msg.get("id") if type(msg.get("id")) in (str, int) else None
             check_message(msg)
-            out = getattr(self, "_on_" + msg["type"])(msg)
-            if msg_id is not None:
-                for m in out[:1]:
-                    m["id"] = msg_id
-            return out
+            return self._with_id(getattr(self, "_on_" + msg["type"])(msg), msg_id)
         except ProtocolError as e:
             return [e.to_message(msg_id)]
         except Exception as e:  # noqa: BLE001 - the protocol never lets an exception reach the wire
-            print(f"cardspec serve: internal error: {type(e).__name__}: {e}", file=sys.stderr)
             return [internal_error(e).to_message(msg_id)]
+
+    #: messages whose handler reads or changes a game state (a server runs them off its event loop)
+    ENGINE_MESSAGES = frozenset({"get_view", "act", "get_legal"})
+
+    async def handle_async(self, data, run) -> list:
+        """``handle`` for a server: cheap messages are answered at once; the engine's work (``create``'s game
+        and deal, ``ENGINE_MESSAGES``) is ``await run(table, fn, mutates=…, owner=…)``, which runs ``fn`` off the
+        event loop within a time budget (``cardspec.server.EngineRunner``). Never raises."""
+        msg_id = None
+        try:
+            msg = self._parse(data)
+            msg_id = msg.get("id") if type(msg.get("id")) in (str, int) else None
+            check_message(msg)
+            kind = msg["type"]
+            if kind == "create":
+                plan = self.registry.plan(msg, client=None if self.address is None else self.key,
+                                          address=self.address)
+                t = await run(None, lambda: self.registry.build(plan), owner=self.address or self.key)
+                out = [self._created(self.registry.register(t))]
+            elif kind in self.ENGINE_MESSAGES:
+                t = self.registry.get(msg["table"])
+                out = await run(t, lambda: getattr(self, "_on_" + kind)(msg), mutates=kind == "act")
+            else:
+                out = getattr(self, "_on_" + kind)(msg)
+            return self._with_id(out, msg_id)
+        except ProtocolError as e:
+            return [e.to_message(msg_id)]
+        except Exception as e:  # noqa: BLE001
+            return [internal_error(e).to_message(msg_id)]
+
+    def _parse(self, data) -> dict:
+        return data if isinstance(data, dict) else parse_message(data, self.registry.limits.max_message_bytes)
+
+    @staticmethod
+    def _with_id(out, msg_id):
+        if msg_id is not None:
+            for m in out[:1]:
+                m["id"] = msg_id
+        return out
 
     # -- message handlers
     def _on_hello(self, msg):
@@ -542,10 +724,14 @@ class Session:
         return [{"type": "tables", "tables": self.registry.listing()}]
 
     def _on_create(self, msg):
-        t = self.registry.create(msg)
+        t = self.registry.create(msg, client=None if self.address is None else self.key, address=self.address)
         if self.inline_bots:
             t.play_bots(self.registry.clock())
-        return [{"type": "created", **t.info(), "tokens": {str(s): tok for s, tok in t.tokens.items()}}]
+        return [self._created(t)]
+
+    @staticmethod
+    def _created(t):
+        return {"type": "created", **t.info(), "tokens": {str(s): tok for s, tok in t.tokens.items()}}
 
     def _on_join(self, msg):
         t = self.registry.get(msg["table"])
@@ -582,6 +768,13 @@ class Session:
         return [{"type": "view", "table": t.id, "seat": seat, "version": t.version, "view": view,
                  "events": events, "next": nxt}]
 
+    def _on_get_legal(self, msg):
+        t = self.registry.get(msg["table"])
+        seat = t.seat_for(msg.get("token"))
+        t.touched = self.registry.clock()
+        page = t.legal_page(seat, msg.get("offset", 0), msg.get("limit"), msg.get("prefix", ""))
+        return [{"type": "legal", "table": t.id, "seat": seat, "version": t.version, **page}]
+
     def _on_act(self, msg):
         t = self.registry.get(msg["table"])
         seat = t.seat_for(msg["token"])
@@ -597,27 +790,43 @@ class Session:
 
     def updates(self) -> list:
         """``update`` (or ``closed``) messages for joined seats whose table changed since the last call."""
-        out = []
+        out, todo = self.pending()
+        for key, sub in todo:
+            m = self.update_for(key, sub)
+            if m is not None:
+                out.append(m)
+        return out
+
+    def pending(self) -> tuple[list, list]:
+        """``(closed messages, [(key, sub), …] to update)``: the cheap half of ``updates`` (no state read);
+        the tables that closed are forgotten."""
+        closed, todo = [], []
         for key, sub in list(self.subs.items()):
             t = sub.table
             if t.closed is not None:
-                out.append({"type": "closed", "table": t.id, "reason": t.closed})
+                closed.append({"type": "closed", "table": t.id, "reason": t.closed})
                 del self.subs[key]
-                continue
-            if sub.sent == t.version:
-                continue
-            st = t.state
-            if sub.raw is None:
-                events = st.log(sub.seat)[sub.cursor:]
-            else:   # only the events recorded since the last update: no re-filtering of the whole log
-                events = st.log(sub.seat, since=sub.raw)
-            sub.raw = st.event_count
-            sub.cursor += len(events)
-            view = st.view(sub.seat)
-            sub.sent = t.version
-            out.append({"type": "update", "table": t.id, "seat": sub.seat, "version": t.version,
-                        "view": view, "events": events, "next": sub.cursor})
-        return out
+            elif sub.sent != t.version:
+                todo.append((key, sub))
+        return closed, todo
+
+    def update_for(self, key, sub) -> dict | None:
+        """The ``update`` of one joined seat (reads the state: a server calls it off its event loop, one
+        call per table at a time); None when nothing changed or the seat was left."""
+        t = sub.table
+        if self.subs.get(key) is not sub or sub.sent == t.version or t.closed is not None:
+            return None
+        st = t.state
+        if sub.raw is None:
+            events = st.log(sub.seat)[sub.cursor:]
+        else:   # only the events recorded since the last update: no re-filtering of the whole log
+            events = st.log(sub.seat, since=sub.raw)
+        sub.raw = st.event_count
+        sub.cursor += len(events)
+        view = t.view(sub.seat)
+        sub.sent = t.version
+        return {"type": "update", "table": t.id, "seat": sub.seat, "version": t.version,
+                "view": view, "events": events, "next": sub.cursor}
 
     def close(self):
         """Forget every joined table (the connection went away)."""

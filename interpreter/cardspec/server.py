@@ -21,6 +21,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
+import time
 import socket
 import sys
 from collections import deque
@@ -100,9 +102,157 @@ def _guarded(handler):
     return run
 
 
-def create_app(limits: Limits | None = None) -> Starlette:
-    """The ASGI app with its own table registry (``app.state.registry``) and bot runner."""
+class _RepeatFilter(logging.Filter):
+    """A logging filter that lets the same message through at most once per ``period`` seconds, then says
+    how many were held back: a flood of connections can never flood the log (uvicorn's "Exceeded
+    concurrency limit.", "Invalid HTTP request received.", asyncio's accept errors)."""
+
+    def __init__(self, period: float = 10.0):
+        super().__init__()
+        self.period, self.last, self.held = period, {}, {}
+
+    def filter(self, record) -> bool:
+        key = (record.name, record.msg if isinstance(record.msg, str) else repr(record.msg))
+        now = time.monotonic()
+        if now - self.last.get(key, -1e9) < self.period:
+            self.held[key] = self.held.get(key, 0) + 1
+            return False
+        self.last[key] = now
+        n = self.held.pop(key, 0)
+        if n:
+            record.msg = f"{record.getMessage()} (and {n} more like it in the last {self.period:g} s)"
+            record.args = ()
+        record.exc_info = record.exc_text = None   # one line, no traceback
+        return True
+
+
+def _address_counts(server_state) -> dict:
+    counts = getattr(server_state, "cardspec_connections", None)
+    if counts is None:
+        counts = server_state.cardspec_connections = {}
+    return counts
+
+
+def guarded_http_protocol(limits: Limits):
+    """uvicorn's h11 protocol with connection limits (a class for ``uvicorn.Config(http=…)``).
+
+    - a connection that has not sent a whole request within ``connection_timeout`` seconds is closed
+      (uvicorn arms its keep-alive timer only after a first response, so a connection that sends
+      nothing, or half a request, would stay open for ever);
+    - over ``max_connections`` connections in all, or ``max_connections_per_address`` from one
+      address, a new connection is closed at once (before any byte is read), so descriptors never run
+      out and nothing is logged for each one.
+    """
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    import h11
+
+    class GuardedH11Protocol(H11Protocol):
+        _ip = None
+        _deadline = None
+
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            counts = _address_counts(self.server_state)
+            ip = self.client[0] if self.client else None
+            if len(self.connections) > limits.max_connections or \
+                    counts.get(ip, 0) >= limits.max_connections_per_address:
+                transport.abort()
+                return
+            self._ip = ip
+            counts[ip] = counts.get(ip, 0) + 1
+            self._arm()
+
+        def _arm(self):
+            if self._deadline is not None:
+                self._deadline.cancel()
+            self._deadline = self.loop.call_later(limits.connection_timeout, self._too_slow)
+
+        def _too_slow(self):
+            self._deadline = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.abort()   # no whole request line and headers in time
+
+        def handle_events(self):
+            super().handle_events()
+            if self._deadline is not None and self.conn.their_state is not h11.IDLE:
+                self._deadline.cancel()   # the headers are in (a body has its own time limit)
+                self._deadline = None
+
+        def on_response_complete(self):
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()   # the next request on a kept-alive connection gets the same time
+
+        def _release(self):
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+            if self._ip is not None:
+                counts = _address_counts(self.server_state)
+                counts[self._ip] -= 1
+                if counts[self._ip] <= 0:
+                    del counts[self._ip]
+                self._ip = None
+
+        def connection_lost(self, exc):
+            self._release()
+            super().connection_lost(exc)
+
+        def handle_websocket_upgrade(self, event):
+            self._release()   # the WebSocket endpoint counts its own connections
+            super().handle_websocket_upgrade(event)
+
+    return GuardedH11Protocol
+
+
+def uvicorn_config(app, limits: Limits | None = None, log_level: str = "warning"):
+    """The ``uvicorn.Config`` of ``cardspec serve --http``: uvicorn's own limits set from ``limits``
+    (``limit_concurrency``, message size, queue, ping timeouts that close half-open WebSockets,
+    header size, no proxy headers: the peer address is the TCP peer's) plus ``guarded_http_protocol``,
+    and a filter that keeps repeated warnings from flooding the log."""
+    import uvicorn
+    limits = limits or Limits()
+    config = uvicorn.Config(app, log_level=log_level, lifespan="on", http=guarded_http_protocol(limits),
+                            ws_max_size=max(16 * limits.max_message_bytes, 1 << 16), ws_max_queue=16,
+                            ws_ping_interval=20.0, ws_ping_timeout=20.0, limit_concurrency=limits.max_connections,
+                            timeout_keep_alive=max(1, int(limits.connection_timeout)),
+                            h11_max_incomplete_event_size=16384, proxy_headers=False, server_header=False,
+                            access_log=False, backlog=256)
+    flt = _RepeatFilter()   # after uvicorn configured its loggers
+    for name in ("uvicorn.error", "asyncio"):
+        lg = logging.getLogger(name)
+        if not any(isinstance(f, _RepeatFilter) for f in lg.filters):
+            lg.addFilter(flt)
+    return config
+
+
+def origin_allowed(origin: str | None, host: str | None, allow: tuple = ()) -> bool:
+    """Whether a WebSocket handshake's ``Origin`` may connect.
+
+    No ``Origin`` header (a program, not a browser page): yes. ``allow`` lists origins
+    (``https://cards.example.org``) or ``*`` (any). With no list, only the page's own host: the
+    Origin's ``host[:port]`` must equal the request's ``Host`` header — so a page on another site
+    cannot open a socket with a visitor's browser (cross-site WebSocket hijacking).
+    """
+    if origin is None:
+        return True
+    origin = origin.strip().rstrip("/").lower()
+    if allow:
+        return "*" in allow or origin in {a.strip().rstrip("/").lower() for a in allow}
+    scheme, sep, rest = origin.partition("://")
+    return bool(sep) and scheme in ("http", "https") and host is not None and rest == host.strip().lower()
+
+
+def create_app(limits: Limits | None = None, allow_origins=()) -> Starlette:
+    """The ASGI app with its own table registry (``app.state.registry``) and bot runner.
+
+    ``allow_origins``: the Origins a browser page may open ``/ws`` from (``origin_allowed``; default:
+    the same host only).
+    """
+    allow_origins = tuple(allow_origins or ())
     registry = Registry(limits)
+    ws_counts: dict = {}
     runner = BotRunner(registry)
     registry.on_change = runner.changed
     lim = registry.limits
@@ -134,13 +284,19 @@ def create_app(limits: Limits | None = None) -> Starlette:
 
     async def api_create(request):
         body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > lim.max_message_bytes:
-                return _error_response(ProtocolError("message/too_large", "request body over "
-                                                     f"{lim.max_message_bytes} bytes"))
+        try:
+            async with asyncio.timeout(lim.connection_timeout):   # a body sent a byte at a time is cut off
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > lim.max_message_bytes:
+                        return _error_response(ProtocolError("message/too_large", "request body over "
+                                                             f"{lim.max_message_bytes} bytes"))
+        except TimeoutError:
+            return _error_response(ProtocolError("message/invalid", "the request body did not arrive within "
+                                                 f"{lim.connection_timeout:g} s"))
         msg = parse_message(body, lim.max_message_bytes)
-        reply = Session(registry).handle({**msg, "type": "create"})[0]
+        ip = request.client.host if request.client else None
+        reply = Session(registry, address=ip).handle({**msg, "type": "create"})[0]
         if reply["type"] == "error":
             return JSONResponse(reply, status_code=HTTP_STATUS.get(reply["code"], 409))
         return JSONResponse(reply, status_code=201)
@@ -149,8 +305,24 @@ def create_app(limits: Limits | None = None) -> Starlette:
         return JSONResponse(registry.get(request.path_params["table"]).info())
 
     async def ws_endpoint(websocket: WebSocket):
+        if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"), allow_origins):
+            await websocket.close(code=1008, reason="origin not allowed")   # before accept: HTTP 403
+            return
+        ip = websocket.client.host if websocket.client else None
+        if ws_counts.get(ip, 0) >= lim.max_connections_per_address:
+            await websocket.close(code=1008, reason="too many connections from your address")   # HTTP 403
+            return
+        ws_counts[ip] = ws_counts.get(ip, 0) + 1
+        try:
+            await _ws_session(websocket, ip)
+        finally:
+            ws_counts[ip] -= 1
+            if ws_counts[ip] <= 0:
+                del ws_counts[ip]
+
+    async def _ws_session(websocket: WebSocket, ip):
         await websocket.accept()
-        session = Session(registry)
+        session = Session(registry, address=ip)
         wake = asyncio.Event()
         outbox: deque = deque()
         session.on_dirty = wake.set
@@ -171,7 +343,12 @@ def create_app(limits: Limits | None = None) -> Starlette:
         wtask = asyncio.get_running_loop().create_task(writer())
         try:
             while True:
-                msg = await websocket.receive()
+                try:   # a connection that follows no table and says nothing for idle_timeout is closed
+                    async with asyncio.timeout(None if session.subs else lim.idle_timeout):
+                        msg = await websocket.receive()
+                except TimeoutError:
+                    await websocket.close(code=1000, reason="idle")
+                    break
                 if msg["type"] == "websocket.disconnect":
                     break
                 data = msg.get("text")
@@ -213,8 +390,10 @@ def parse_address(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def serve_http(address: str, limits: Limits | None = None, log_level: str = "warning", out=None) -> int:
-    """Serve the app on ``address`` (``HOST:PORT``) until interrupted.
+def serve_http(address: str, limits: Limits | None = None, log_level: str = "warning", out=None,
+               allow_origins=()) -> int:
+    """Serve the app on ``address`` (``HOST:PORT``) until interrupted (``uvicorn_config``; WebSockets from
+    the ``allow_origins`` pages, default the same host: ``origin_allowed``).
 
     Binds first, then prints ``cardspec: serving http://HOST:PORT/`` (the real port when 0 was
     asked) on ``out`` (stdout). Raises ``ValueError`` for a bad address, ``OSError`` when the
@@ -227,12 +406,11 @@ def serve_http(address: str, limits: Limits | None = None, log_level: str = "war
     sock = socket.socket(info[0], socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(info[4])
-    sock.listen(128)
+    sock.listen(256)
     real = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"cardspec: serving http://{shown}:{real}/", file=out or sys.stdout, flush=True)
-    config = uvicorn.Config(create_app(limits), log_level=log_level, lifespan="on",
-                            ws_max_size=max(16 * limits.max_message_bytes, 1 << 16))
+    config = uvicorn_config(create_app(limits, allow_origins), limits, log_level)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 
