@@ -200,6 +200,28 @@ def explain(ruleset, players, option):
     click.echo(explain_text(ruleset, players, opts), nl=False)
 
 
+@main.command("diff")
+@click.argument("a")
+@click.argument("b")
+@click.option("--option-a", "option_a", multiple=True, metavar="NAME=VALUE", help="An option of A (repeatable).")
+@click.option("--option-b", "option_b", multiple=True, metavar="NAME=VALUE", help="An option of B (repeatable).")
+@click.option("--simulate", "n", type=int, default=0, metavar="N",
+              help="Also simulate N matches of each and compare the statistics (95 % intervals).")
+@click.option("--players", "-p", type=int, default=None, help="Players for --simulate (default: smallest common).")
+@click.option("--bots", default=None, metavar="SPEC,…", help="Bots for --simulate (as in simulate).")
+@click.option("--seed", "-s", default="0", help="Seed for --simulate.")
+@click.option("--workers", "-w", type=int, default=1, help="Processes for --simulate.")
+def diff_cmd(a, b, option_a, option_b, n, players, bots, seed, workers):
+    """What differs between rulesets A and B after extends: and options, in parts and in words."""
+    from .diff import diff_text, simulate_both
+    oa, ob = _options(option_a, a), _options(option_b, b)
+    click.echo(diff_text(a, b, oa, ob), nl=False)
+    if n:
+        click.echo("")
+        for line in simulate_both(a, b, n, players, oa, ob, _seed(seed), workers, bots):
+            click.echo(line)
+
+
 @main.command()
 @click.argument("name")
 @click.option("--from", "base", required=True, metavar="BASE", help="The ruleset to extend (built-in name or path).")
