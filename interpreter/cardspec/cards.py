@@ -62,16 +62,21 @@ class Deck:
     """The card tables of one ruleset's deck.
 
     Parameters:
-        ranks: rank letters of one suit, lowest first (e.g. ``['7', '8', …, 'A']``).
+        ranks: rank letters of one suit, lowest first (e.g. ``['7', '8', …, 'A']``): the order of
+            strength (a pack ranking A 3 K Q J 7 6 5 4 2 is ``['2', '4', '5', '6', '7', 'J', 'Q',
+            'K', '3', 'A']``; docs/tricks.md).
         suits: suit letters, in display order (``['S', 'H', 'D', 'C']``).
         copies: how many of each card (2 for two decks shuffled together).
         jokers: jokers per copy.
         ace: ``'high'`` (A = 14) or ``'low'`` (A = 1) for ``card.rank``.
         points: card code, suit name or ``'joker'`` → points; a code wins over a suit.
 
-    Attributes (tuples indexed by face): ``suit`` (suit index, -1 for jokers),
-    ``rank`` (numeric rank value), ``points``, ``color`` (0 black, 1 red, 2 none),
-    ``code``; ``cards`` is the full unshuffled deck (faces, with repeats).
+    Attributes (tuples indexed by face): ``suit`` (printed suit index, -1 for jokers),
+    ``rank`` (numeric rank value), ``strength`` (place in ``ranks``: 1 for the first listed, 0 for
+    a joker; ``ace='low'`` puts the ace first), ``points``, ``color`` (0 black, 1 red, 2 none),
+    ``code``; ``eff_suit`` (the effective suit, ``deck: suit_of:``; the printed suit unless
+    ``set_effective_suits`` was called); ``sort_key`` (display order); ``cards`` is the full
+    unshuffled deck (faces, with repeats).
     """
 
     ranks: list
@@ -86,23 +91,35 @@ class Deck:
         self.ranks = ranks
         self.suits = [normalize_code("A" + s)[-1] for s in self.suits]
         nr = len(ranks)
-        codes, suit, rank, color = [], [], [], []
+        codes, suit, rank, color, strength = [], [], [], [], []
+        # Strength: the place in the list (lowest first); `ace: low` puts the ace below every rank.
+        listed = list(ranks)
+        if self.ace == "low" and "A" in listed:
+            listed.remove("A")
+            listed.insert(0, "A")
+        place = {r: i + 1 for i, r in enumerate(listed)}
         for si, s in enumerate(self.suits):
             for r in ranks:
                 codes.append(r + s)
                 suit.append(si)
                 v = RANK_VALUES[r]
                 rank.append(1 if (r == "A" and self.ace == "low") else v)
+                strength.append(place[r])
                 color.append(COLORS[SUIT_COLORS[s]])
         self.joker_face = len(codes) if self.jokers else -1
         if self.jokers:
             codes.append(JOKER)
             suit.append(-1)
             rank.append(0)
+            strength.append(0)
             color.append(COLORS["none"])
         self.code = tuple(codes)
         self.suit = tuple(suit)
         self.rank = tuple(rank)
+        self.strength = tuple(strength)
+        #: rank value (0 … 14) -> strength in this deck (0: a rank the deck does not have)
+        self.rank_strength = tuple(next((strength[f] for f in range(len(codes)) if rank[f] == v and suit[f] >= 0), 0)
+                                   for v in range(15))
         self.color = tuple(color)
         self.n_faces = len(codes)
         self.face_of = {c: i for i, c in enumerate(codes)}
@@ -123,9 +140,24 @@ class Deck:
         one = list(range(nr * len(self.suits)))
         one += [self.joker_face] * self.jokers
         self.cards = tuple(one * self.copies)
-        # Display order: by suit as listed, rank high to low.
-        # An int per face: suits in the order listed, high rank first, jokers last (cheap to compare).
-        self.sort_key = tuple((suit[f] if suit[f] >= 0 else 99) * 64 + (63 - rank[f]) for f in range(len(codes)))
+        self.eff_suit = self.suit
+        self._make_sort_key()
+
+    def _make_sort_key(self):
+        """Display order: by (effective) suit as listed, strongest first, jokers last.
+
+        An int per face (cheap to compare); cards of one effective suit and strength (queens
+        moved into the trump suit) follow the printed suits' order.
+        """
+        eff, printed, strength = self.eff_suit, self.suit, self.strength
+        self.sort_key = tuple(((eff[f] if eff[f] >= 0 else 99) * 64 + (63 - strength[f])) * 128
+                              + (printed[f] if printed[f] >= 0 else 99) for f in range(len(self.code)))
+
+    def set_effective_suits(self, table) -> None:
+        """Give every face its effective suit (``deck: suit_of:``, docs/tricks.md): ``table[face]`` is a
+        suit index or -1 (no suit). Display order then groups cards by effective suit."""
+        self.eff_suit = tuple(table)
+        self._make_sort_key()
 
     def _faces_for_key(self, key: str, level: str) -> list:
         """Faces a ``points:`` key names at ``level`` (suit name, rank letter, card code, joker)."""

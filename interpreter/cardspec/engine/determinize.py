@@ -267,6 +267,10 @@ class Determinizer:
         hand_zone = tricks.hand if tricks is not None else None
         won_zone = tricks.won if tricks is not None else None
         follow = tricks is not None and tricks.follow == "suit"
+        # Voids by the effective suit (deck suit_of); a card the duty to follow never bars (tricks
+        # exempt:) shows nothing; the led suit is the trick event's when it names one (docs/tricks.md).
+        suit = deck.eff_suit
+        free = tricks.maybe_exempt if tricks is not None else ()
         # Public facts of this deal, from the log.
         voids = {}
         pinned = {}   # (zone_index, owner) -> Counter of faces
@@ -280,13 +284,18 @@ class Determinizer:
                 if cnt and cnt[f] > 0:
                     cnt[f] -= 1
 
-        def trick_plays(plays):
+        def trick_plays(plays, led_letter=False):
             if not plays:
                 return
-            led = suit[face(plays[0][1])]
+            if led_letter is not False:   # the trick's led suit as recorded (None: none yet)
+                led = deck.suit_index(led_letter) if led_letter else -1
+            else:
+                led = suit[face(plays[0][1])]
             for st, c in plays:
                 f = face(c)
-                if follow and suit[f] != led and led >= 0:
+                if led < 0 and led_letter is False:
+                    led = suit[f]        # a card of no suit led: the next card sets the led suit
+                elif follow and suit[f] != led and led >= 0 and not (free and free[f]):
                     voids.setdefault(int(st), set()).add(led)
                 unpin(int(st), f)
 
@@ -296,7 +305,7 @@ class Determinizer:
             if t == "pass" and "cards" in ev and ev.get("seat") == me and pass_into is not None:
                 pin(pass_into, ev["to"], [face(c) for c in ev["cards"]])
             elif t == "trick":
-                trick_plays(ev["cards"])
+                trick_plays(ev["cards"], ev.get("led_suit", False))
                 faces = [face(c) for _, c in ev["cards"]]
                 if ev.get("carried"):
                     carried.extend(faces)
@@ -304,7 +313,7 @@ class Determinizer:
                 if won_zone is not None and ev.get("winner") is not None:
                     pin(won_zone, ev["winner"], faces + carried)
                 carried = []
-        trick_plays(view.get("trick") or [])
+        trick_plays(view.get("trick") or [], view.get("led_suit") if tricks is not None and tricks.relead else False)
         piles = _PileLog(game, view, [zn.index for zn in game.zones
                                       if zn.visibility == "top" and not zn.per_seat and not zn.melds])
         for (zi, owner), faces in piles.pins.items():

@@ -17,6 +17,7 @@ Seats are 0..n-1 clockwise; seat i+1 is at seat i's left (DESIGN.md).
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 
 from .steps import base as _steps
@@ -24,7 +25,8 @@ from . import melds as _melds  # noqa: F401  (meld functions for expressions, me
 from .compiler import INTS, SEAT_ZONE, ZONE, Compiler
 from .fixed_deal import apply_deal_override
 from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
-from ..lang import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src, name_problem
+from ..lang import (ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src,
+                    name_problem, rank_strength_helper)
 from ..errors import GameOver, IllegalAction, Problem, RulesetError
 from ..rules import Ruleset, is_by_option, read_ruleset
 
@@ -134,11 +136,14 @@ class Game:
         d = self.deck
         # Expression tables carry one more entry, last, for -1 ("no card": `top` of an empty pile,
         # `holder` of a card nobody holds): no suit, rank 0, no points, no colour, code "none".
-        self.ns.update(SUIT=d.suit + (-1,), RANK=d.rank + (0,), POINTS=d.points_of + (0,),
+        self.ns.update(SUIT=d.suit + (-1,), PSUIT=d.suit + (-1,), RANK=d.rank + (0,), STRENGTH=d.strength + (0,),
+                       _rank_strength=rank_strength_helper(d.rank_strength), POINTS=d.points_of + (0,),
                        COLOR=d.color + (COLORS["none"],), CODE=d.code + ("none",),
                        SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits),
                        DECK=d.cards)
         self._card_names(env)
+        if dspec.get("suit_of") is not None:
+            self._suit_of(comp, dspec["suit_of"])
         # Zones.
         self.zones = []
         zspec = data.get("zones") or {}
@@ -223,6 +228,10 @@ class Game:
             env.names["trump"] = Binding("-1", SUIT, const=True)
         env.names["players"] = Binding(str(n), INT, const=True)
         env.names["seats"] = Binding(f"range({n})", INTS, const=True)
+        # The trick in progress (docs/tricks.md): its cards and their seats in play order, its first card.
+        env.names["trick"] = Binding("[_p[1] for _p in s.plays]", list_of(CARD))
+        env.names["trick_seats"] = Binding("[_p[0] for _p in s.plays]", INTS)
+        env.names["led_card"] = Binding("(s.plays[0][1] if s.plays else -1)", CARD)
         env.names["no_suit"] = Binding("-1", SUIT, const=True)
         env.names["none"] = Binding("-1", INT, const=True)
         for name, value in self.options.items():
@@ -247,6 +256,30 @@ class Game:
             if not r.isdigit():
                 env.names[r] = Binding(str(value), INT, const=True)
         env.names["deck"] = Binding("DECK", list_of(CARD), const=True)
+
+    def _suit_of(self, comp: Compiler, text):
+        """``deck: suit_of:`` (docs/tricks.md): every card's effective suit, as a table made now.
+
+        The expression sees ``card`` (``card.suit`` is still the printed suit here) and options; it may
+        not read the state. Afterwards ``card.suit`` in every expression, following and the led suit
+        are the effective suit (``SUIT``); ``card.printed_suit`` reads ``PSUIT``.
+        """
+        path = ("deck", "suit_of")
+        code = comp.code(text, path, (("card", CARD),), (SUIT,))
+        if code is None:
+            return
+        d = self.deck
+        if re.search(r"\bs\.|\(s[,)]", code.src):
+            comp.problem(path, "suit_of may read only the card and options (it is made into a table at load)",
+                         "e.g. if card.rank == Q or card.rank == J then diamonds else card.suit")
+            return
+        f = comp.function(code.src, (("card", CARD),))
+        table = []
+        for face in range(d.n_faces):
+            x = f(None, face)
+            table.append(x if 0 <= x < len(d.suits) else -1)
+        d.set_effective_suits(table)
+        self.ns.update(SUIT=tuple(table) + (-1,), SORT_KEY=d.sort_key)
 
     def _defines(self, comp: Compiler, defines: dict):
         """Compile ``define:`` entries in dependency order; a cycle is an error (evaluation stays bounded)."""
@@ -314,6 +347,11 @@ class Game:
                 self.env.names[name] = Binding(code.src, code.type, const=True)
                 continue
             comp.function(code.src, tuple(zip([p for p, _ in params], ptypes)), name=fname)
+            # Definitions that read the trick in progress (docs/tricks.md): the tricks step keeps the list of
+            # plays in its random playouts for the rulesets that call them.
+            readers = self.env.__dict__.setdefault("trick_readers", set())
+            if "s.plays" in code.src or any(re.search(rf"\b{r}\(", code.src) for r in readers):
+                readers.add(fname)
             self.env.names[name] = Binding(fname, code.type, kind="define", params=tuple(p for p, _ in params),
                                            param_types=tuple(ptypes), body=inline_body(code.src),
                                            values=code.values)

@@ -5,8 +5,9 @@ take its names from here (``from cardspec.lang import compile_expr, Env, INT``),
 the module that defines them, so the modules inside may change without touching them.
 """
 from .dsl import (ANY, BOOL, BUILTINS, CARD, COLOR, INT, STR, SUIT, Binding, Code, DslError, Env, UnsafeName, builtin,
-                  compile_expr, elem, inline_body, list_of, literal_src, name_problem, parse, py_param, runtime_helpers)
+                  compile_expr, elem, inline_body, list_of, literal_src, name_problem, parse, py_param,
+                  rank_strength_helper, runtime_helpers)
 
 __all__ = ["ANY", "BOOL", "BUILTINS", "CARD", "COLOR", "INT", "STR", "SUIT", "Binding", "Code", "DslError", "Env",
            "UnsafeName", "builtin", "compile_expr", "elem", "inline_body", "list_of", "literal_src", "name_problem",
-           "parse", "py_param", "runtime_helpers"]
+           "parse", "py_param", "rank_strength_helper", "runtime_helpers"]

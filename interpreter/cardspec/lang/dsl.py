@@ -633,7 +633,8 @@ class _Compiler:
 
     # ---- access -------------------------------------------------------------
     _CARD_ATTRS = {"suit": ("SUIT", SUIT), "rank": ("RANK", INT), "points": ("POINTS", INT),
-                   "color": ("COLOR", COLOR), "code": ("CODE", STR)}
+                   "color": ("COLOR", COLOR), "code": ("CODE", STR), "strength": ("STRENGTH", INT),
+                   "printed_suit": ("PSUIT", SUIT)}
 
     def r_attr(self, n):
         obj, name = n.children
@@ -645,7 +646,7 @@ class _Compiler:
         if a.type == CARD:
             close = difflib.get_close_matches(attr, list(self._CARD_ATTRS), n=1)
             self.err(name, f"a card has no '{attr}'", f"did you mean '{close[0]}'?" if close else
-                     "a card has suit, rank, points, color, code")
+                     "a card has suit, rank, strength, points, color, code, printed_suit")
         if a.type == SUIT and attr == "color":
             return Code(f"SUIT_COLOR[{a.src}]", COLOR)
         self.err(name, f"{a.type} has no attribute '{attr}'")
@@ -942,6 +943,18 @@ def _holder(comp, n, args):
     return Code(f"_holder({z.src}, {card.src})", INT)
 
 
+@builtin("strength")
+def _strength(comp, n, args):
+    """``strength(R)``: the strength of rank value R in this deck (its place in ``ranks:``, lowest
+    first; 0 for a rank the deck lacks); ``strength(CARD)`` is ``CARD.strength`` (docs/tricks.md)."""
+    _argc(comp, n, args, 1)
+    a = comp.c(args[0])
+    if a.type == CARD:
+        return Code(f"STRENGTH[{a.src}]", INT)
+    comp.want(args[0], a, INT)
+    return Code(f"_rank_strength({a.src})", INT)
+
+
 @builtin("top")
 def _top(comp, n, args):
     _argc(comp, n, args, 1)
@@ -981,6 +994,13 @@ def runtime_helpers() -> dict:
         return lst[-1] if lst else -1
 
     return {"_div": _div, "_mod": _mod, "_at": _at, "_holder": _holder, "_top": _top}
+
+
+def rank_strength_helper(table):
+    """``_rank_strength(r)`` for generated code: ``table[r]`` for a rank value 0 … 14, else 0."""
+    def _rank_strength(r):
+        return table[r] if 0 <= r < len(table) else 0
+    return _rank_strength
 
 
 def compile_expr(text, env: Env, params: dict, want: tuple = ()) -> Code:

@@ -7,6 +7,9 @@ YAML (every key optional)::
       from: hand                             # per-seat zone played from
       to: won                                # per-seat zone the winner takes the cards into
       follow: suit                           # suit: follow the led suit if able | none
+      exempt: EXPR                           # cards the duty to follow never bars (seat, card, hand)
+      led_suit: EXPR                         # the suit to follow, given the led card (seat, card);
+                                             #   default card.suit (the effective suit: deck suit_of)
       lead: EXPR                             # extra condition on a led card   (card, seat, hand)
       play: EXPR                             # extra condition on any card     (card, seat, hand)
       lead_reason: TEXT                      # why a lead that `lead` refuses is illegal (error messages;
@@ -20,6 +23,15 @@ YAML (every key optional)::
       auto: false                            # play a seat's only legal card by itself
       after_play: [effects]                  # (seat, card)
       after_trick: [effects]                 # (winner, leader)
+      choose:                                # a decision inside the trick that is not a card
+        when: EXPR                           #   after a card is played (seat, card): its player chooses
+        word: name                           #   the action's text: "name hearts"
+        from: EXPR                           #   the choices (seat, card): suits, numbers or text; default
+                                             #   the deck's suits
+        led_suit: EXPR                       #   the trick's led suit becomes this (seat, card, choice)
+        effects: [effects]                   #   (seat, card, choice)
+
+Expressions may read the trick in progress: ``trick``, ``trick_seats``, ``led_card`` (docs/tricks.md).
 
 If ``lead`` or ``play`` would leave a seat with no legal card, the condition is
 lifted for that play (the usual "unless you hold nothing else").
@@ -37,12 +49,16 @@ from ..effects import compile_effects, effects_source
 from .base import Step, step_type, zone_of
 from ...lang import BOOL, CARD, INT, list_of
 from ..slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
+from ...cards import CardError, SUIT_NAMES
+from ...lang import STR, SUIT, elem
 
 PLAY_CTX = (("seat", INT), ("card", "card"), ("hand", list_of(CARD)))
 WIN_CTX = (("card", "card"), ("seat", INT))
 PAIR_CTX = (("a", "card"), ("b", "card"))
 TRICK_CTX = (("winner", INT), ("leader", INT))
 AFTER_PLAY_CTX = (("seat", INT), ("card", "card"))
+#: Internal moves from CHOICE on are choices (``choose:``), CHOICE + i the i-th of ``from``; cards are faces.
+CHOICE = 1 << 16
 
 
 @step_type("tricks")
@@ -81,8 +97,35 @@ class Tricks(Step):
                                  "the rule " + key + ": " + " ".join(str(body.get(key, "")).split()))
         self.dedupe = dedupe = game.deck.copies > 1 or game.deck.jokers > 1
         H, W, n = self.hand, self.won, game.n
+        # Effective suits (deck suit_of) and cards of no suit (a joker): docs/tricks.md.
+        eff = game.deck.eff_suit
+        self.nosuit = any(x < 0 for x in eff)
+        self.exempt = exempt = comp.code(body["exempt"], path + ("exempt",), PLAY_CTX, (BOOL,)) \
+            if "exempt" in body else None
+        if exempt is not None and exempt.src == "False":
+            self.exempt = exempt = None
+        # Per face: whether `exempt` may hold for it (the determinizer infers no void from such a card):
+        # its table when it reads only the card, else every card.
+        self.maybe_exempt = ()
+        if exempt is not None:
+            m = re.fullmatch(r"(_T\d+)\[p_card\]", exempt.src)
+            self.maybe_exempt = tuple(bool(x) for x in comp.ns[m.group(1)][:-1]) if m else \
+                (True,) * game.deck.n_faces
+        led_code = comp.code(body["led_suit"], path + ("led_suit",), AFTER_PLAY_CTX, (SUIT,)) \
+            if "led_suit" in body else None
+        self.choose = self._choose_setup(game, comp, body.get("choose"), path + ("choose",)) \
+            if body.get("choose") is not None else None
+        # The led suit is set again while it is no_suit (a joker led, nothing named): only when it can be.
+        self.relead = self.nosuit or led_code is not None or self.choose is not None
+        led_src = led_code.src if led_code is not None else "SUIT[p_card]"
         legal = [f"p_hand = hands[p_seat]", "if plays:", f"    led = v[{LED_SUIT}]"]
-        if self.follow == "suit":
+        if self.follow == "suit" and (exempt is not None or self.relead):
+            legal += ["    c1 = [c for c in p_hand if SUIT[c] == led]"]
+            if exempt is not None:
+                legal += ["    if c1:",
+                          f"        c1 = [p_card for p_card in p_hand if SUIT[p_card] == led or ({exempt.src})]"]
+            legal += ["    if not c1 or led < 0:", "        c1 = p_hand"]
+        elif self.follow == "suit":
             legal += ["    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand"]
         else:
             legal += ["    c1 = p_hand"]
@@ -101,21 +144,24 @@ class Tricks(Step):
         after_play = effects_source(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
         after_trick = effects_source(game, comp, body.get("after_trick"), path + ("after_trick",), TRICK_CTX)
         # Play p_card for p_seat; sets `done` when the deal's tricks are over.
-        play_card = [
-            "p_hand.remove(p_card)",
-            "if not plays:",
-            f"    v[{LEADER}] = p_seat",
-            f"    v[{LED_SUIT}] = SUIT[p_card]",
+        if self.relead:
+            lead_lines = ["if not plays:", f"    v[{LEADER}] = p_seat",
+                          f"if v[{LED_SUIT}] < 0:", f"    v[{LED_SUIT}] = {led_src}"]
+        else:
+            lead_lines = ["if not plays:", f"    v[{LEADER}] = p_seat", f"    v[{LED_SUIT}] = SUIT[p_card]"]
+        play_card = ["p_hand.remove(p_card)"] + lead_lines + [
             "plays.append((p_seat, p_card))",
             "if events is not None:",
             "    events.append({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
-        ] + after_play + [
+        ] + after_play
+        cont = [
             f"if len(plays) < {n}:",
             f"    v[{TO_ACT}] = _NEXT_SEAT[p_seat]",
             "    done = False",
             "else:",
         ]
         comp.ns["_NEXT_SEAT"] = tuple((i + 1) % n for i in range(n))
+        comp.ns["_SUIT_LETTER"] = tuple(game.deck.suits) + (None,)
         # The led suit and trump are read into locals once per trick (the resolution reads them per card).
         res = ["k = len(plays)", f"_led = v[{LED_SUIT}]", f"_trump = v[{TRUMP}]"]
         if cancel is not None:
@@ -171,7 +217,9 @@ class Tricks(Step):
                 f"    ev = {{'type': 'trick', 'number': v[{TRICK_NUMBER}], 'leader': p_leader, "
                 "'winner': None if carried else p_winner, 'cards': ["
                 + ", ".join(f"[plays[{i}][0], CODE[plays[{i}][1]]]" for i in range(n)) + "], 'cancelled': "
-                + ("[CODE[plays[i][1]] for i in range(k) if cancelled[i]]" if cancel is not None else "[]") + "}",
+                + ("[CODE[plays[i][1]] for i in range(k) if cancelled[i]]" if cancel is not None else "[]")
+                # the led suit when it need not be the led card's suit (led_suit:, choose:, a joker led)
+                + (f", 'led_suit': _SUIT_LETTER[v[{LED_SUIT}]]" if self.relead else "") + "}",
                 "    if carried:",
                 "        ev['carried'] = True",
                 "    events.append(ev)",
@@ -183,7 +231,12 @@ class Tricks(Step):
                 f"    v[{TRICK_NUMBER}] += 1",
                 f"    v[{LEADER}] = p_winner",
                 f"    v[{TO_ACT}] = p_winner"]
-        play_card += ["    " + ln for ln in res]
+        cont += ["    " + ln for ln in res]
+        if self.choose is not None:
+            play_card += [f"if {self.choose['when'].src}:", f"    v[{TO_ACT}] = p_seat", "    done = False",
+                          "else:"] + ["    " + ln for ln in cont]
+        else:
+            play_card += cont
         head = ["v = s.v", "z = s.z", f"hands = z[{H}]", f"p_seat = v[{TO_ACT}]", "plays = s.plays",
                 "events = s.events"]
         local = re.compile(r"\bs\.([vz])\[")
@@ -193,15 +246,33 @@ class Tricks(Step):
             ret = ["return list(set(c1))"]
         else:
             ret = ["return c1 if c1 is not p_hand else list(c1)"]
-        self._legal = comp.function("", (), statements=head + legal + ret)
+        pending = []
+        if self.choose is not None:   # the seat that played last acts again: a choice is pending
+            fn = f"_choices_{id(self)}"
+            pending = ["if plays and plays[-1][0] == p_seat:", f"    return {fn}(s, p_seat, plays[-1][1])"]
+            comp.ns[fn] = self._choices
+        self._legal = comp.function("", (), statements=head + pending + legal + ret)
         # The lead / play conditions alone, narrowing a given list (no lifting): why_illegal uses them.
         self._only = {key: comp.function("", (("cards", list_of(CARD)),), statements=head + [
             "p_hand = hands[p_seat]", "c1 = p_cards"] + [local.sub(r"\1[", ln) for ln in lines] + ["return c1"])
             for key, lines in (("lead", lead), ("play", play)) if lines}
         self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
                                         + play_card + ["return done"])
+        if self.choose is not None:
+            ch = self.choose
+            self._choose_fn = comp.function("", (("choice", ch["type"]),), statements=head + [
+                "p_card = plays[-1][1]"] + ch["lines"] + cont + ["return done"])
+        # Reading the trick (trick, trick_seats, led_card) needs the list of plays, which the unrolled
+        # quiet loop does not keep; so do the other additions of docs/tricks.md (a choice, a led suit
+        # set again): those rulesets play out through the general loop.
+        srcs = lead + play + after_play + after_trick + [wins_src, key_src] + \
+            ([exempt.src] if exempt is not None else []) + ([led_src] if led_code is not None else [])
+        reads_trick = any("s.plays" in x or _calls_trick_reader(x, game) for x in srcs)
+        self.simple = not (reads_trick or self.relead or exempt is not None)
         loop_legal = legal
         runs = _suit_runs(game.deck)
+        if not self.simple or self.choose is not None:
+            runs = None
         hand_ref = re.compile(rf"\bz\[{H}\]")
         # Hands sorted by face: a suit's faces are one run of ints, so the cards that follow suit
         # are one slice, found by bisection (no per-card filter). When no effect of this step puts
@@ -247,8 +318,10 @@ class Tricks(Step):
             i = quiet.index("while True:")
             quiet = quiet[:i] + ["while plays:"] + quiet[i + 1:] + ["while True:"] + ["    " + ln for ln in rounds]
         self._playout_quiet = comp.function("", (("random", INT),), statements=quiet)
-        if not self.auto:
-            self.apply = self._play_card                 # `apply` returns whether the step is over: so does this
+        if not self.auto and self.choose is None:
+            self.apply = self._play_card
+        if self.choose is not None:
+            self.texts = self._texts_any                 # `apply` returns whether the step is over: so does this
         self._code_of = game.deck.code.__getitem__
 
     def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
@@ -260,7 +333,7 @@ class Tricks(Step):
         ``return`` when the step is over. Only for the quiet playout: no event lines. None when a
         deck has several copies of a card (the legal list is then deduplicated).
         """
-        if self.dedupe:
+        if self.dedupe or not self.simple:
             return None
         n, H, W = self.game.n, self.hand, self.won
         local = re.compile(r"\bs\.([vz])\[")
@@ -378,8 +451,66 @@ class Tricks(Step):
             legal = self._legal(s)
             if len(legal) != 1:
                 return True
-            if self._play_card(s, legal[0]):
+            if self._move(s, legal[0]):
                 return False
+
+    def _move(self, s, move):
+        """Play a card or make a choice (``choose:``); True when the step is over."""
+        if move >= CHOICE:
+            return self._make_choice(s, move)
+        return self._play_card(s, move)
+
+    # ---- choose: a decision inside the trick that is not a card ----------------------------------
+    def _choose_setup(self, game, comp, body, path):
+        """Compile ``choose:`` (docs/tricks.md); returns its parts, or None after recording a problem."""
+        if not isinstance(body, dict) or "when" not in body:
+            comp.problem(path, "choose needs when: (after which card its player chooses)",
+                         "e.g. choose: {when: card == JK and count(trick) == 1, led_suit: choice}")
+            return None
+        when = comp.code(body["when"], path + ("when",), AFTER_PLAY_CTX, (BOOL,))
+        values = comp.code(body.get("from", "[" + ", ".join(SUIT_NAMES[x] for x in game.deck.suits) + "]"),
+                           path + ("from",), AFTER_PLAY_CTX)
+        if values is not None and elem(values.type) not in (SUIT, INT, STR):
+            comp.problem(path + ("from",), f"from gives {values.type}; the choices are a list of suits, "
+                                           "numbers or text", "e.g. [spades, hearts] or [1, 2, 3]")
+            values = None
+        if when is None or values is None:
+            return None
+        t = elem(values.type)
+        ctx = AFTER_PLAY_CTX + (("choice", t),)
+        lines = []
+        if "led_suit" in body:
+            led = comp.code(body["led_suit"], path + ("led_suit",), ctx, (SUIT,))
+            if led is not None:
+                lines.append(f"v[{LED_SUIT}] = {led.src}")
+        lines += [re.sub(r"\bs\.([vz])\[", r"\1[", ln) for ln in
+                  effects_source(game, comp, body.get("effects"), path + ("effects",), ctx)]
+        word = str(body.get("word", "name")).strip() or "name"
+        return {"when": when, "values": comp.function(values.src, AFTER_PLAY_CTX), "type": t, "word": word,
+                "lines": lines}
+
+    def _choices(self, s, seat, card):
+        """The pending choice's moves: CHOICE + index into ``from``."""
+        return [CHOICE + i for i in range(len(self.choose["values"](s, seat, card)))]
+
+    def _choice_value(self, s, move):
+        seat, card = s.plays[-1]
+        return self.choose["values"](s, seat, card)[move - CHOICE]
+
+    def _choice_text(self, s, value):
+        if self.choose["type"] == SUIT:
+            return SUIT_NAMES.get(s.game.deck.suits[value], s.game.deck.suits[value]) if value >= 0 else "none"
+        return str(value)
+
+    def _make_choice(self, s, move):
+        value = self._choice_value(s, move)
+        s.emit({"type": "choose", "seat": s.v[TO_ACT], "word": self.choose["word"],
+                "choice": self._choice_text(s, value)})
+        return self._choose_fn(s, value)
+
+    def pending(self, s) -> bool:
+        """Whether the seat to act must make the ``choose:`` choice (it played the last card)."""
+        return self.choose is not None and bool(s.plays) and s.plays[-1][0] == s.v[TO_ACT]
 
     def legal(self, s):
         return self._legal(s)
@@ -394,6 +525,8 @@ class Tricks(Step):
 
     def legal_sorted(self, s):
         # (With keeps_sorted the instance attribute set at load, the generated _legal_display, answers.)
+        if self.choose is not None and self.pending(s):
+            return self._legal(s)
         key = self._sort_key
         if self.dedupe:
             return sorted(set(self._legal(s)), key=key)
@@ -404,6 +537,9 @@ class Tricks(Step):
     def texts(self, s, moves):
         return list(map(self._code_of, moves))
 
+    def _texts_any(self, s, moves):   # `texts` of a step with choose: (moves may be choices)
+        return [self.text(s, m) for m in moves]
+
     def is_legal(self, s, card):
         return card in self._legal(s)
 
@@ -413,16 +549,16 @@ class Tricks(Step):
 
     def playout(self, s, rng):
         """Play random legal cards until the step ends (the fast random-playout loop)."""
-        if self.auto:
-            legal, play, random = self._legal, self._play_card, rng.random
+        if self.auto or self.choose is not None:
+            legal, play, random = self._legal, self._move, rng.random
             while True:
                 l = legal(s)
-                if play(s, l[int(random() * len(l))]) or not self._auto(s):
+                if play(s, l[int(random() * len(l))]) or (self.auto and not self._auto(s)):
                     return
         (self._playout_quiet if s.events is None else self._playout)(s, rng.random)
 
     def apply(self, s, card):
-        if self._play_card(s, card):
+        if self._move(s, card):
             return True
         if self.auto:
             return not self._auto(s)
@@ -430,24 +566,57 @@ class Tricks(Step):
 
     # ---- text ----------------------------------------------------------------
     def text(self, s, card):
+        if card >= CHOICE:
+            return f"{self.choose['word']} {self._choice_text(s, self._choice_value(s, card))}"
         return s.game.deck.code[card]
 
     def parse(self, s, text):
         t = text.strip()
+        if self.choose is not None:
+            low = " ".join(t.lower().split())
+            word = self.choose["word"].lower() + " "
+            if low.startswith(word) or self.pending(s):
+                return self._parse_choice(s, low[len(word):] if low.startswith(word) else low, t)
         if t.lower().startswith("play "):
             t = t[5:]
         return s.game.deck.face(t)
 
+    def _parse_choice(self, s, t, text):
+        """The move of a choice written ``hearts``, ``H``, ``♥``, ``3`` (``t``: lower case, the ``word``
+        removed; ``text``: as typed, for messages)."""
+        if not self.pending(s):
+            raise CardError(f"'{text}': there is nothing to choose now")
+        seat, card = s.plays[-1]
+        values = list(self.choose["values"](s, seat, card))
+        if self.choose["type"] == SUIT:
+            want = s.game.deck.suit_index(_SUIT_WORD.get(t, t))
+        elif self.choose["type"] == INT:
+            want = int(t) if t.lstrip("-").isdigit() else None
+        else:
+            want = next((v for v in values if str(v).lower() == t), None)
+        if want in values and (want != -1 or self.choose["type"] != SUIT):
+            return CHOICE + values.index(want)
+        shown = ", ".join(self._choice_text(s, v) for v in values)
+        raise CardError(f"'{text}' is not one of the choices ({shown}): choose first")
+
     def why_illegal(self, s, card):
+        if self.choose is not None and self.pending(s):
+            if card < CHOICE:
+                return f"not now: choose first ({self.choose['word']} …)"
+            return "not one of the choices"
+        if card >= CHOICE:
+            return "there is nothing to choose now"
         hand = s.z[self.hand][s.v[TO_ACT]]
         if card not in hand:
             return "not in your hand"
-        if s.plays and self.follow == "suit":
+        if s.plays and self.follow == "suit" and s.v[LED_SUIT] >= 0:
             led = s.v[LED_SUIT]
-            suit = s.game.deck.suit
-            if suit[card] != led and any(suit[c] == led for c in hand):
+            suit = s.game.deck.eff_suit
+            free = self._legal(s)
+            if suit[card] != led and card not in free and any(suit[c] == led for c in hand):
                 return f"not legal: you must follow suit ({s.game.deck.suits[led]})"
-            cards = [c for c in hand if suit[c] == led] or list(hand)
+            cards = [c for c in hand if suit[c] == led]
+            cards = [c for c in hand if suit[c] == led or c in free] if cards else list(hand)
         else:
             cards = list(hand)
         # Which restriction refused it: the lead's (when leading), else the play's; each is lifted
@@ -463,15 +632,24 @@ class Tricks(Step):
         return "not legal now"
 
 
+_SUIT_WORD = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+def _calls_trick_reader(src: str, game) -> bool:
+    """Whether generated ``src`` calls a definition that reads the trick (``trick``, ``trick_seats``…)."""
+    readers = getattr(game.env, "trick_readers", ())
+    return any(re.search(rf"\b{re.escape(f)}\(", src) for f in readers)
+
+
 def _suit_runs(deck):
-    """``(lo, hi)`` tuples: the faces of suit ``s`` are ``lo[s] <= face < hi[s]`` (index -1: jokers).
+    """``(lo, hi)`` tuples: the faces of (effective) suit ``s`` are ``lo[s] <= face < hi[s]`` (index -1: no suit).
 
     None when some suit's faces are not one run of ints (then the playout filters by suit).
     """
     n_suits = len(deck.suits)
     lo, hi = [0] * (n_suits + 1), [0] * (n_suits + 1)
     for s in list(range(n_suits)) + [-1]:
-        faces = [f for f in range(deck.n_faces) if deck.suit[f] == s]
+        faces = [f for f in range(deck.n_faces) if deck.eff_suit[f] == s]
         if faces:
             if faces[-1] - faces[0] + 1 != len(faces):
                 return None
