@@ -1,0 +1,117 @@
+"""The ``shuffle`` and ``deal`` steps: gather and shuffle the deck; deal cards from a zone to seats or a zone."""
+from __future__ import annotations
+
+from itertools import islice
+from operator import mul as _mul
+
+from ...lang import INT
+from .base import DealError, Step, step_type, zone_of
+
+
+@step_type("shuffle")
+class Shuffle(Step):
+    """Gather every card into the stock and shuffle it with the state's RNG.
+
+    The first deal of a state made with ``deck_order`` uses that order (top first).
+    """
+
+    def run(self, s):
+        g = s.game
+        for zn in g.zones:
+            if zn.per_seat:
+                for h in s.z[zn.index]:
+                    h.clear()
+            else:
+                s.z[zn.index].clear()
+        s.face_up = [0] * len(g.zones)
+        cards = list(g.deck.cards)
+        # Fisher-Yates with the RNG's floats (twice as fast as random.shuffle's bit draws):
+        # for i = len-1 … 1, j = int(random() * (i + 1)); swap. The draws and the j's are made
+        # in C (same floats, same order), only the swaps run as Python.
+        m = len(cards)
+        if m > 1:
+            js = map(int, map(_mul, islice(iter(s.rng.random, None), m - 1), range(m, 1, -1)))
+            for i, j in zip(range(m - 1, 0, -1), js):
+                cards[i], cards[j] = cards[j], cards[i]
+        if s._stack_order is not None:
+            order = list(s._stack_order)
+            rest = list(cards)
+            for c in order:
+                rest.remove(c)
+            cards = list(reversed(order + rest[::-1]))
+            s._stack_order = None
+        s.z[g.stock] = cards   # the top of the stock is the end of the list
+        if s.events is not None:
+            s.emit({"type": "shuffle", "cards": len(cards)})
+
+
+@step_type("deal")
+class Deal(Step):
+    """Deal from the stock (or ``from:``) one card at a time.
+
+    ``to``: a zone. Per-seat zone: ``each`` cards to every seat, starting at
+    ``start`` (default: the dealer's left) clockwise. Shared zone: ``count``
+    cards, or ``rest: true`` for all that remain. ``face_up``: how many of the
+    zone's cards lie face up (an expression evaluated after dealing).
+
+    Event: ``{"type": "deal", "zone", "each"}`` (per-seat) or ``{…, "count"}`` (shared), public; a
+    shared zone also logs what every seat now sees of it: ``face_up`` (codes), ``cards`` (the dealt
+    codes, bottom first, ``visibility: all``) or ``top`` (its top code, ``visibility: top``).
+    """
+
+    def __init__(self, game, comp, body, path):
+        super().__init__(game, comp, body, path)
+        if not isinstance(body, dict) or "to" not in body:
+            comp.problem(path, "deal needs 'to:' (a zone)")
+            body = {"to": "stock"}
+        self.to = zone_of(game, comp, body["to"], path + ("to",))
+        self.src = zone_of(game, comp, body.get("from", "stock"), path + ("from",), per_seat=False)
+        self.per_seat = game.zones[self.to].per_seat
+        if self.per_seat:
+            self.each = comp.expr(body.get("each", 1), path + ("each",), (), (INT,))
+            self.start = comp.expr(body.get("start", "left_of(dealer)"), path + ("start",), (), (INT,))
+        else:
+            self.rest = bool(body.get("rest", False))
+            self.count = comp.expr(body.get("count", 0), path + ("count",), (), (INT,)) if not self.rest else None
+        self.face_up = comp.expr(body["face_up"], path + ("face_up",), (), (INT,)) if "face_up" in body else None
+        self.path = path
+
+    def run(self, s):
+        src = s.z[self.src]
+        n = s.n
+        if self.per_seat:
+            k = self.each(s)
+            start = self.start(s)
+            dst = s.z[self.to]
+            if k * n > len(src):
+                raise DealError(self, f"cannot deal {k} cards to each of {n} players: {len(src)} left")
+            if k > 0:
+                # One at a time from the top (the end of the list), clockwise from `start`:
+                # the j-th card from the top goes to seat start + j (mod n).
+                top = src[len(src) - k * n:][::-1]
+                del src[len(src) - k * n:]
+                for i in range(n):
+                    dst[(start + i) % n].extend(top[i::n])
+            if s.events is not None:
+                s.emit({"type": "deal", "zone": s.game.zones[self.to].name, "each": k})
+        else:
+            k = len(src) if self.rest else self.count(s)
+            if k > len(src) or k < 0:
+                raise DealError(self, f"cannot deal {k} cards to {s.game.zones[self.to].name}: {len(src)} left")
+            dst = s.z[self.to]
+            if k:
+                dst.extend(src[len(src) - k:][::-1])
+                del src[len(src) - k:]
+            if self.face_up is not None:
+                s.face_up[self.to] = max(0, min(self.face_up(s), len(dst)))
+            if s.events is not None:
+                ev = {"type": "deal", "zone": s.game.zones[self.to].name, "count": k}
+                if s.face_up[self.to]:
+                    ev["face_up"] = s.game.deck.codes(dst[:s.face_up[self.to]])
+                if k:   # what every seat now sees: a face-up zone's dealt cards, a pile's new top
+                    vis = s.game.zones[self.to].visibility
+                    if vis == "all":
+                        ev["cards"] = s.game.deck.codes(dst[len(dst) - k:])
+                    elif vis == "top":
+                        ev["top"] = s.game.deck.code[dst[-1]]
+                s.emit(ev)

@@ -1,0 +1,152 @@
+"""The ``pass`` step: every seat passes cards face down to another seat, all at once."""
+from __future__ import annotations
+
+import itertools
+from operator import itemgetter
+
+from ...lang import INT
+from .base import DealError, Step, _sub_multiset, step_type, zone_of
+
+_first = itemgetter(0)
+
+
+@step_type("pass")
+class Pass(Step):
+    """Every seat passes ``count`` cards face down to ``to`` (an expression of ``seat``), at once.
+
+    Seats choose one at a time from the dealer's left clockwise; passed cards
+    stay hidden (in flight) until every seat has chosen, then arrive together.
+    Action text: ``pass 2C 3C`` (any order; shown in display order).
+    ``count: 0`` skips the step. With ``one_at_a_time: true`` a seat picks its
+    cards in ``count`` actions of one card each (``pass 2C``), as OpenSpiel's
+    Hearts does: a small action space for bots and learning environments.
+    """
+
+    decision = True
+
+    def __init__(self, game, comp, body, path):
+        super().__init__(game, comp, body, path)
+        body = body or {}
+        self.count = comp.expr(body.get("count", 3), path + ("count",), (), (INT,))
+        self.to = comp.expr(body.get("to", "right_of(seat)"), path + ("to",), (("seat", INT),), (INT,))
+        self.zone = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
+        self.dest = zone_of(game, comp, body.get("into", body.get("from", "hand")), path + ("into",), per_seat=True)
+        self.single = bool(body.get("one_at_a_time", False))
+        self._sort_key = game.deck.sort_key.__getitem__
+        self._one_text = tuple("pass " + c for c in game.deck.code).__getitem__   # "pass XX" per face
+        self._unique = len(set(game.deck.cards)) == len(game.deck.cards)   # a hand never holds a face twice
+        self.legal_sorted = self.legal   # already in display order: one call less per action
+
+    def _k(self, s):
+        """Cards the seat to act picks with its next action."""
+        return 1 if self.single else self.count(s)
+
+    def enter(self, s):
+        k = self.count(s)
+        if k <= 0:
+            return False
+        n = s.n
+        short = min(map(len, s.z[self.zone]))
+        if short < k:
+            raise DealError(self, f"cannot pass {k} cards from a hand of {short}")
+        d = s.v[0]
+        s.flight = [None] * n
+        s.queue = [(d + 1 + i) % n for i in range(n)]
+        s.v[7] = s.queue[0]
+        return True
+
+    def legal(self, s):
+        hand = s.z[self.zone][s.v[7]]
+        if self.single:   # one card per action: 1-tuples of the hand in display order, repeats once
+            if self._unique:
+                return list(zip(sorted(hand, key=self._sort_key)))
+            distinct = set(hand)
+            return list(zip(sorted(distinct if len(distinct) != len(hand) else hand, key=self._sort_key)))
+        combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self._k(s))
+        if len(set(hand)) == len(hand):
+            return list(combos)      # already in display order, no repeats
+        return list(dict.fromkeys(combos))
+
+    def is_legal(self, s, move):
+        return len(move) == self._k(s) and _sub_multiset(move, s.z[self.zone][s.v[7]])
+
+    def random_move(self, s, rng):
+        hand = s.z[self.zone][s.v[7]]
+        return tuple(sorted(rng.sample(hand, self._k(s)), key=s.game.deck.sort_key.__getitem__))
+
+    def apply(self, s, move):
+        seat = s.v[7]
+        hand = s.z[self.zone][seat]
+        for c in move:
+            hand.remove(c)
+        if s.flight[seat] is None:
+            s.flight[seat] = []
+        s.flight[seat].extend(move)
+        if self.single and len(s.flight[seat]) < self.count(s):
+            return False
+        move = s.flight[seat]
+        s.queue.pop(0)
+        if s.events is not None:
+            s.emit({"type": "pass_chosen", "seat": seat, "cards": s.game.deck.codes(move),
+                    "_public": {"type": "pass_chosen", "seat": seat, "count": len(move)}}, to=(seat,))
+        if s.queue:
+            s.v[7] = s.queue[0]
+            return False
+        self._deliver(s)
+        return True
+
+    def _deliver(self, s):
+        """Every seat's chosen cards arrive at once."""
+        code = s.game.deck.code
+        dest = s.z[self.dest]
+        for seat, cards in enumerate(s.flight):
+            if cards is None:
+                continue
+            target = self.to(s, seat) % s.n
+            dest[target].extend(cards)
+            if s.events is not None:
+                s.emit({"type": "pass", "seat": seat, "to": target, "cards": [code[c] for c in cards],
+                        "_public": {"type": "pass", "seat": seat, "to": target, "count": len(cards)}},
+                       to=(seat, target))
+        s.flight = None
+
+    def playout(self, s, rng):
+        """Random passes for every seat still to choose (the fast random-playout loop)."""
+        k = self.count(s)
+        hands = s.z[self.zone]
+        rnd = rng.random
+        for seat in s.queue:
+            hand = hands[seat]
+            # A uniform random sample, one float per card (cheaper than random.sample's bit draws).
+            chosen = [hand.pop(int(rnd() * len(hand))) for _ in range(k - len(s.flight[seat] or ()))]
+            s.flight[seat] = (s.flight[seat] or []) + chosen
+        s.queue = []
+        self._deliver(s)
+
+    def text(self, s, move):
+        code = s.game.deck.code
+        return "pass " + " ".join([code[c] for c in move])
+
+    def texts(self, s, moves):
+        if self.single:
+            return list(map(self._one_text, map(_first, moves)))
+        code = s.game.deck.code
+        return ["pass " + " ".join([code[c] for c in m]) for m in moves]
+
+    def parse(self, s, text):
+        parts = text.replace(",", " ").split()
+        if parts and parts[0].lower() == "pass":
+            parts = parts[1:]
+        deck = s.game.deck
+        faces = [deck.face(p) for p in parts]
+        return tuple(sorted(faces, key=deck.sort_key.__getitem__))
+
+    def why_illegal(self, s, move):
+        k = self._k(s)
+        if len(move) != k:
+            return f"not legal: pass exactly {k} card(s)"
+        return "not legal: pass cards from your own hand"
+
+    def add_view(self, s, seat, out):
+        if seat is not None and s.flight is not None and s.flight[seat] is not None:
+            out["passing"] = s.game.deck.codes(s.flight[seat])
