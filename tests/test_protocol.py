@@ -345,7 +345,7 @@ def test_any_input_gives_one_schema_valid_reply(data):
 
 def test_cli_stdio_plays_a_whole_deal():
     """`cardspec serve --stdio` over a pipe: garbage lines are answered with errors, a deal is played."""
-    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--stdio"], stdin=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--stdio", "--store", "none"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
 
     def ask(line):
@@ -460,7 +460,7 @@ def test_cli_stdio_never_exits_on_client_input():
     hostile = ['{"type":"hello","id":"\\ud800"}', "[" * 5000, '{"type":"create","ruleset":"hearts","players":4.0}',
                '{"type":"create","ruleset":"hearts","options":{"deals":Infinity}}', '\udcff'.encode(
                    "utf-8", "surrogateescape").decode("latin-1"), '{"type":"hello","id":7}']
-    r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", "--stdio"], input="\n".join(hostile) + "\n",
+    r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", "--stdio", "--store", "none"], input="\n".join(hostile) + "\n",
                        capture_output=True, text=True, timeout=60)
     got = [json.loads(x) for x in r.stdout.splitlines()]
     assert r.returncode == 0 and len(got) == len(hostile), r.stdout + r.stderr

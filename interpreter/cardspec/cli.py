@@ -409,13 +409,17 @@ def replay(scenario, as_json, option):
               help="Cap of ismcts:Xs (seconds per move).")
 @click.option("--max-call-seconds", type=click.FloatRange(0.1, 600), default=5.0, show_default=True,
               help="CPU seconds one engine call (an action with its judgement, a bot move, a listing) may take.")
+@click.option("--store", default="sqlite:///cardspec-tables.db", show_default=True, metavar="URL",
+              help="Where tables are kept so a restart loses none: sqlite:///PATH, postgresql://USER@HOST/DB, "
+                   "or none (memory only).")
 @click.option("--allow-origin", "allow_origin", multiple=True, metavar="URL",
               help="A page origin allowed to open WebSockets (repeatable; '*': any). Default: the same host only.")
 def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, max_tables_per_client,
           max_tables_per_address, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
-          allow_origin):
+          allow_origin, store):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
     from .protocol import Limits
+    from .store import open_store
     if bool(stdio) == bool(http):
         raise click.UsageError("choose one of --stdio and --http HOST:PORT")
     limits = Limits(max_tables=max_tables, max_message_bytes=max_message_bytes, idle_timeout=idle_timeout,
@@ -423,16 +427,22 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
                     max_tables_per_address=max_tables_per_address,
                     max_connections_per_address=max_connections_per_address, max_bot_iterations=max_bot_iterations,
                     max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds)
+    if not stdio:
+        from .server import parse_address
+        try:
+            parse_address(http)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--http") from None
+    db = None
+    if store != "none":
+        db = open_store(store)
+        click.echo(f"cardspec: tables are kept in {db.url} (--store none: in memory only)", err=True)
     if stdio:
         from .protocol import serve_stdio
-        sys.exit(serve_stdio(limits=limits))
-    from .server import parse_address, serve_http
+        sys.exit(serve_stdio(limits=limits, store=db))
+    from .server import serve_http
     try:
-        parse_address(http)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--http") from None
-    try:
-        sys.exit(serve_http(http, limits, allow_origins=allow_origin))
+        sys.exit(serve_http(http, limits, allow_origins=allow_origin, store=db))
     except OSError as e:
         click.echo(f"error: cannot serve on {http}: {e.strerror or e}", err=True)
         sys.exit(2)

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from . import __version__
 from .players import RandomBot, make_bot
 from .errors import CardspecError, GameOver, IllegalAction
+from .store import TableRecord, ruleset_hash, token_hash
 
 PROTOCOL_VERSION = 1
 
@@ -45,6 +46,9 @@ CODES = {
     "message/invalid": "the message is not an object or does not match its schema",
     "message/unknown_type": "the message's type is not one the protocol knows",
     "table/not_found": "no table with that id (never created, or closed when idle)",
+    "table/unavailable": "a stored table that was not restored at start (damaged rows, a changed ruleset)",
+    "store/error": "the table store could not write; the action (or table) was not acknowledged",
+    "store/diverged": "a stored action cannot be replayed (the rules changed)",
     "table/limit": "the server holds max_tables tables already",
     "table/invalid": "the create message asks for something impossible (players, bots, bot_delay)",
     "ruleset/unknown": "not a built-in ruleset name",
@@ -362,13 +366,15 @@ class Table:
     """
 
     def __init__(self, table_id, ruleset, players, options, seed, seed_given, bots: dict, bot_delay: float,
-                 now: float, max_legal: int = 500):
+                 now: float, max_legal: int = 500, token_hashes: dict | None = None, seed_salt: str | None = None):
         self.id = table_id
         self.client = self.address = None   # who created it (Registry.create)
         self.ruleset, self.players, self.options = ruleset, players, options
         self.seed, self.seed_given = seed, seed_given
-        self.seed_salt = secrets.token_hex(16)
+        self.seed_salt = seed_salt or secrets.token_hex(16)
         self.seed_sha256 = seed_commitment(seed, self.seed_salt)
+        self.store = None           # a cardspec.store.Store: every action is written before it is acknowledged
+        self.applied = []           # (seat, canonical text) of every action, in order
         self.game = _load_game(ruleset, players, options)
         if "_SR_RULES" in self.game.ns:   # rules typed at run time are compiled into their Game (cardspec._secret):
             self.game = _load_game(ruleset, players, options, private=True)   # a Game of its own, freed with the table
@@ -376,8 +382,13 @@ class Table:
         self.bot_specs = bots
         self.bots = {s: (RandomBot(seed=f"{seed}-bot-{s}") if spec == "random" else
                          make_bot(spec, seed=f"{seed}-bot-{s}", game=self.game)) for s, spec in bots.items()}
-        self.tokens = {s: secrets.token_urlsafe(18) for s in range(players) if s not in bots}
-        self._seat_of = {t: s for s, t in self.tokens.items()}
+        if token_hashes is None:   # a new table: fresh tokens, told once to the creator
+            self.tokens = {s: secrets.token_urlsafe(18) for s in range(players) if s not in bots}
+            token_hashes = {s: token_hash(t) for s, t in self.tokens.items()}
+        else:                      # a table restored from a store: only the tokens' hashes exist
+            self.tokens = {}
+        self.token_hashes = dict(token_hashes)
+        self._seat_of = {h: s for s, h in self.token_hashes.items()}
         self.bot_delay = bot_delay
         self.created = self.touched = now
         self.version = 0
@@ -392,7 +403,7 @@ class Table:
         """The seat of ``token`` (None for no token: a spectator). Raises ``auth/bad_token``."""
         if token is None:
             return None
-        seat = self._seat_of.get(token) if isinstance(token, str) else None
+        seat = self._seat_of.get(token_hash(token)) if isinstance(token, str) else None
         if seat is None:
             raise ProtocolError("auth/bad_token", f"that token is not a seat's token at table {self.id}")
         return seat
@@ -429,15 +440,44 @@ class Table:
             if len(msg) > 2000:
                 msg = msg[:2000] + f"… ({len(legal)} legal actions; get_legal lists them)"
             raise ProtocolError("action/illegal", msg, legal=legal[:self.max_legal], **extra) from None
+        text = st.history[-1]
+        if self.store is not None:
+            self._persist(seat, text)
+        self.applied.append((seat, text))
         self._changed()
-        return st.history[-1]
+        return text
+
+    def _persist(self, seat: int, text: str):
+        """Write the action just applied to the store before it is acknowledged; if the write fails, the
+        state goes back to the stored actions (nothing is acknowledged that is not stored)."""
+        from .store import StoreError
+        try:
+            self.store.append(self.id, len(self.applied), seat, text)
+        except StoreError as e:
+            self.state = self.game.new_state(seed=self.seed)
+            self.replay(self.applied)
+            raise ProtocolError("store/error", f"the action was not stored, so it was not played: {e}") from None
+
+    def replay(self, actions):
+        """Apply stored ``(seat, text)`` actions to a fresh table (restart). Raises ``ProtocolError``
+        ``store/diverged`` when one is not legal any more (the rules or the engine changed)."""
+        st = self.state
+        for i, (seat, text) in enumerate(actions):
+            try:
+                st.apply(text, seat)
+            except (IllegalAction, GameOver, CardspecError) as e:
+                raise ProtocolError("store/diverged", f"table {self.id}: stored action {i} ({seat}: {text}) "
+                                    f"cannot be replayed: {e}") from None
+        self.applied = list(actions)
+        self.version = self.actions = len(self.applied)
+        self._info = self._make_info()
 
     def play_bot(self, now: float) -> str | None:
         """One move of the bot to act (None when a person or nobody is to act)."""
         seat = self.bot_to_act()
         if seat is None:
             return None
-        bot = self.bots[seat]
+        bot = self.bot_for(seat)
         if type(bot) is RandomBot:   # it ignores the view: pick with its own RNG, as simulations do
             legal = self.state.legal_actions()
             action = legal[bot.rng.randrange(len(legal))]
@@ -445,6 +485,14 @@ class Table:
             view = self.state.view(seat, log=bot.wants_log)
             action = bot.act(view, view["legal_actions"])
         return self.act(seat, action, now)
+
+    def bot_for(self, seat: int):
+        """The bot that makes ``seat``'s next decision, seeded from (seed, seat, decision number) alone, so
+        a table replayed from a store after a restart goes on exactly as it would have."""
+        decision = f"{self.seed}-bot-{seat}-{len(self.applied)}"
+        if type(self.bots[seat]) is RandomBot:
+            return RandomBot(seed=decision)
+        return make_bot(self.bot_specs[seat], seed=decision, game=self.game)
 
     def play_bots(self, now: float, limit: int = 1_000_000) -> int:
         """Bots move until a person must act or the match ends. Returns the number of moves."""
@@ -507,6 +555,18 @@ class Table:
         return self.view(seat), log[since:], len(log)
 
 
+@functools.lru_cache(maxsize=64)
+def ruleset_digest(name: str) -> str:
+    """The content hash a stored table is bound to: of the merged ruleset (its extends: chain included), so a
+    change in a base file counts too. Raises ``ProtocolError`` when the ruleset cannot be read."""
+    from .rules import read_ruleset
+    try:
+        rs = read_ruleset(name)
+    except CardspecError as e:
+        raise ProtocolError("ruleset/invalid", str(e)) from None
+    return ruleset_hash(json.dumps(rs.data, sort_keys=True, default=str))
+
+
 # ---- registry --------------------------------------------------------------------------------
 class Registry:
     """Every table of one server, within ``Limits``. Not thread-safe: one event loop (or one thread) drives it.
@@ -515,12 +575,14 @@ class Registry:
     server uses it to run bots with a delay); ``clock`` gives seconds (monotonic).
     """
 
-    def __init__(self, limits: Limits | None = None, clock=time.monotonic):
+    def __init__(self, limits: Limits | None = None, clock=time.monotonic, store=None):
         self.limits = limits or Limits()
         self.tables: dict[str, Table] = {}
         self.clock = clock
         self.on_change = None
         self.on_close = None
+        self.store = store          # cardspec.store.Store, or None: tables live in memory only
+        self.unavailable = {}       # table id -> why a stored table was not restored
 
     def create(self, msg: dict, client=None, address=None) -> Table:
         """A new table from a ``create`` message (already schema-checked). Raises ``ProtocolError``.
@@ -598,15 +660,71 @@ class Registry:
         return t
 
     def register(self, t: Table) -> Table:
-        """Open a built table: listed, followed, its bots started."""
+        """Open a built table: stored (when the registry has a store), listed, followed, its bots started."""
+        if self.store is not None and t.store is None:
+            from .store import StoreError
+            rec = TableRecord(id=t.id, ruleset=t.ruleset, ruleset_hash=ruleset_digest(t.ruleset),
+                              options=t.options, players=t.players, seed=str(t.seed), token_hashes=t.token_hashes,
+                              bots=t.bot_specs, version=__version__,
+                              meta={"seed": t.seed, "seed_given": t.seed_given, "seed_salt": t.seed_salt,
+                                    "bot_delay": t.bot_delay})
+            try:
+                self.store.create(rec)
+            except StoreError as e:
+                raise ProtocolError("store/error", f"the table could not be stored, so it was not opened: {e}") from None
+            t.store = self.store
         self.tables[t.id] = t
         if self.on_change is not None:
             t.listeners.add(self.on_change)
             self.on_change(t)
         return t
 
+    def restore(self) -> dict:
+        """Replay every open table of the store (a restart). Returns ``{"restored": [ids], "refused":
+        {id: why}}``: a table whose rows are damaged, whose ruleset changed since it was created (its stored
+        hash differs) or whose actions no longer replay is refused with the reason, never replayed wrongly;
+        a client asking for it gets ``table/unavailable`` with that reason."""
+        out = {"restored": [], "refused": {}}
+        if self.store is None:
+            return out
+        for stored in self.store.open_tables():
+            rec = stored.record
+            why = None
+            if stored.damaged:
+                why = f"its stored actions are damaged ({stored.damaged})"
+            else:
+                try:
+                    now_hash = ruleset_digest(rec.ruleset)
+                except ProtocolError as e:
+                    now_hash, why = None, f"its ruleset cannot be loaded any more: {e.message}"
+                if why is None and now_hash != rec.ruleset_hash:
+                    why = (f"its ruleset {rec.ruleset!r} changed since the table was created (stored "
+                           f"{rec.ruleset_hash[:19]}…, now {now_hash[:19]}…); it is not replayed under other rules")
+            if why is None:
+                meta = rec.meta
+                try:
+                    t = Table(rec.id, rec.ruleset, rec.players, rec.options, meta.get("seed", rec.seed),
+                              bool(meta.get("seed_given")), rec.bots, float(meta.get("bot_delay", 0.0)),
+                              self.clock(), max_legal=self.limits.max_legal_listed,
+                              token_hashes=rec.token_hashes, seed_salt=meta.get("seed_salt"))
+                    t.replay(stored.actions)
+                except ProtocolError as e:
+                    why = e.message
+            if why is not None:
+                self.unavailable[rec.id] = why
+                out["refused"][rec.id] = why
+                continue
+            t.store = self.store
+            self.tables[t.id] = t
+            if self.on_change is not None:
+                t.listeners.add(self.on_change)
+            out["restored"].append(t.id)
+        return out
+
     def get(self, table_id) -> Table:
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if t is None and table_id in self.unavailable:
+            raise ProtocolError("table/unavailable", f"table {table_id} was not restored: {self.unavailable[table_id]}")
         if t is None:
             raise ProtocolError("table/not_found", f"no table {table_id!r} (it may have closed after "
                                 f"{self.limits.idle_timeout:g} s idle)")
@@ -622,6 +740,12 @@ class Registry:
 
     def close(self, table: Table, reason: str):
         table.closed = reason
+        if table.store is not None:
+            from .store import StoreError
+            try:
+                table.store.close(table.id, reason)
+            except StoreError as e:   # closing is bookkeeping: the table is gone from memory either way
+                print(f"cardspec serve: {e}", file=sys.stderr, flush=True)
         self.tables.pop(table.id, None)
         table.version += 1
         table._info = {**table._info, "version": table.version}
@@ -856,15 +980,20 @@ def encode(msg: dict, ascii_only: bool = False) -> str:
         return json.dumps(err, separators=(",", ":"), ensure_ascii=True)
 
 
-def serve_stdio(inp=None, out=None, limits: Limits | None = None) -> int:
+def serve_stdio(inp=None, out=None, limits: Limits | None = None, store=None) -> int:
     """Line-delimited JSON on ``inp``/``out`` (binary stdin, text stdout by default) until end of input.
 
     One message per line in, one per line out. Bots move at once. A line longer than
-    ``max_message_bytes`` is skipped with a ``message/too_large`` error. Returns 0.
+    ``max_message_bytes`` is skipped with a ``message/too_large`` error. ``store``: as for the HTTP
+    server (tables restored first, every action written before it is answered). Returns 0.
     """
     inp = inp if inp is not None else sys.stdin.buffer
     out = out if out is not None else sys.stdout
-    registry = Registry(limits)
+    registry = Registry(limits, store=store)
+    done = registry.restore()
+    if store is not None:
+        print(f"cardspec: store {store.url}: {len(done['restored'])} open tables restored", file=sys.stderr,
+              flush=True)
     session = Session(registry, inline_bots=True)
     cap = registry.limits.max_message_bytes
 

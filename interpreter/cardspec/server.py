@@ -66,7 +66,7 @@ class BotRunner:
                 seat = t.bot_to_act()
                 if t.closed is not None or seat is None:
                     break
-                bot = t.bots[seat]
+                bot = t.bot_for(seat)
                 if isinstance(bot, RandomBot):
                     t.play_bot(self.registry.clock())
                 else:
@@ -244,14 +244,15 @@ def origin_allowed(origin: str | None, host: str | None, allow: tuple = ()) -> b
     return bool(sep) and scheme in ("http", "https") and host is not None and rest == host.strip().lower()
 
 
-def create_app(limits: Limits | None = None, allow_origins=()) -> Starlette:
+def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> Starlette:
     """The ASGI app with its own table registry (``app.state.registry``) and bot runner.
 
     ``allow_origins``: the Origins a browser page may open ``/ws`` from (``origin_allowed``; default:
-    the same host only).
+    the same host only). ``store``: a ``cardspec.store.Store``; its open tables are replayed when the app
+    starts, and every table and action is written to it before it is acknowledged (docs/protocol.md).
     """
     allow_origins = tuple(allow_origins or ())
-    registry = Registry(limits)
+    registry = Registry(limits, store=store)
     ws_counts: dict = {}
     runner = BotRunner(registry)
     registry.on_change = runner.changed
@@ -265,6 +266,14 @@ def create_app(limits: Limits | None = None, allow_origins=()) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        if store is not None:
+            done = registry.restore()
+            print(f"cardspec: store {store.url}: {len(done['restored'])} open tables restored"
+                  + (f", {len(done['refused'])} refused" if done["refused"] else ""), file=sys.stderr, flush=True)
+            for tid, why in done["refused"].items():
+                print(f"cardspec: table {tid} not restored: {why}", file=sys.stderr, flush=True)
+            for tid in done["restored"]:
+                runner.changed(registry.tables[tid])     # a bot to act moves on
         task = asyncio.get_running_loop().create_task(reaper())
         try:
             yield
@@ -391,7 +400,7 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def serve_http(address: str, limits: Limits | None = None, log_level: str = "warning", out=None,
-               allow_origins=()) -> int:
+               allow_origins=(), store=None) -> int:
     """Serve the app on ``address`` (``HOST:PORT``) until interrupted (``uvicorn_config``; WebSockets from
     the ``allow_origins`` pages, default the same host: ``origin_allowed``).
 
@@ -410,7 +419,7 @@ def serve_http(address: str, limits: Limits | None = None, log_level: str = "war
     real = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"cardspec: serving http://{shown}:{real}/", file=out or sys.stdout, flush=True)
-    config = uvicorn_config(create_app(limits, allow_origins), limits, log_level)
+    config = uvicorn_config(create_app(limits, allow_origins, store), limits, log_level)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 
