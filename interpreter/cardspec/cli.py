@@ -151,10 +151,50 @@ def main():
     """cardspec: card games written as data, run by one generic interpreter."""
 
 
+@main.command("info")
+@click.argument("ruleset")
+def info(ruleset):
+    """One ruleset in one screen: players, options (type, range, default, help), the steps of a deal."""
+    from .rules import read_ruleset
+    from .rules.loader import _describe
+    from .explain import step_kind
+    rs = read_ruleset(ruleset)
+    lo, hi = rs.players
+    click.echo(f"{rs.name}: {rs.title}, {lo}" + (f"-{hi}" if hi != lo else "") + " players")
+    if rs.data.get("description"):
+        import textwrap
+        click.echo(textwrap.fill(" ".join(str(rs.data["description"]).split()), 100, initial_indent="  ",
+                                 subsequent_indent="  "))
+    if len(rs.chain) > 1:
+        click.echo(f"  extends: {' <- '.join(reversed(rs.chain[:-1]))}")
+    if rs.options:
+        click.echo("options (--option NAME=VALUE):")
+        for k, spec in rs.options.items():
+            what = _describe(spec)
+            if spec.get("values") is None and (spec.get("min") is not None or spec.get("max") is not None):
+                what += f" {spec.get('min', '…')} to {spec.get('max', '…')}"
+            click.echo(f"  {k} = {_plain_value(spec.get('default'))}  ({what})")
+            if spec.get("help"):
+                import textwrap
+                click.echo(textwrap.fill(" ".join(str(spec["help"]).split()), 100, initial_indent="      ",
+                                         subsequent_indent="      "))
+    else:
+        click.echo("options: none")
+    steps = [f"{s.get('id') + ': ' if isinstance(s, dict) and s.get('id') else ''}{step_kind(s)}"
+             for s in rs.data.get("deal") or []]
+    click.echo("a deal: " + " -> ".join(steps))
+    click.echo(f"more: cardspec explain {ruleset}")
+
+
 @main.command("list")
+@click.argument("ruleset", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def list_cmd(as_json):
-    """The built-in rulesets: name, title, players, options."""
+@click.pass_context
+def list_cmd(ctx, ruleset, as_json):
+    """The built-in rulesets: name, title, players, options (with RULESET: that one, as `info` shows it)."""
+    if ruleset:
+        ctx.invoke(info, ruleset=ruleset)
+        return
     from .rules import builtin_names, read_ruleset
     rows = []
     for name in builtin_names():
@@ -280,13 +320,14 @@ def validate(rulesets, option, quiet):
 @click.option("--json", "as_json", is_flag=True, help="Print the replay JSON shape instead of a log.")
 @click.option("--human", type=int, default=None, metavar="SEAT", help="Play this seat yourself in the terminal.")
 @click.option("--dealer", type=int, default=None, help="First dealer's seat.")
-def play(ruleset, players, seed, option, as_json, human, dealer):
+@click.option("--quiet", "-q", is_flag=True, help="Print only each deal's summary and the result.")
+def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
     """Play a whole match with random bots (and optionally one human seat)."""
     from .play import play_match
     game = _game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:
         raise click.BadParameter(f"no seat {human} with {game.n} players", param_hint="--human")
-    play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json)
+    play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json, quiet=quiet)
 
 
 @main.command()

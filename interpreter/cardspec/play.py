@@ -38,11 +38,43 @@ def _plain(v):
     return v
 
 
-def format_events(game, events, seat=None) -> list:
-    """Readable lines for a list of events (as returned by ``State.log``/``log_all``)."""
+SUMMARY_EVENTS = ("deal_start", "deal_score", "game_over")
+
+
+def _ranking_line(ev) -> str:
+    """``Ranking (best first): 1, 0 = 3 (tied), 2`` — sides with equal totals joined by ``=``."""
+    scores = ev.get("scores") or {}
+    groups = []
+    for k in ev["ranking"]:
+        total = scores.get(str(k), scores.get(k))
+        if groups and total is not None and groups[-1][0] == total:
+            groups[-1][1].append(k)
+        else:
+            groups.append((total, [k]))
+    parts = [" = ".join(str(x) for x in g) + (" (tied)" if len(g) > 1 else "") for _t, g in groups]
+    return "Ranking (best first): " + ", ".join(parts)
+
+
+def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> list:
+    """Readable lines for a list of events (as returned by ``State.log``/``log_all``).
+
+    Each deal ends with a summary: bids and tricks taken per seat (when the deal had them), the deal's
+    points and the running totals. ``quiet``: only those summaries and the result. ``tally`` (a dict,
+    optional) carries the deal's bids and tricks across calls when events arrive in pieces.
+    """
     lines = []
+    tally = {} if tally is None else tally
     for ev in events:
         t = ev.get("type")
+        if t == "deal_start":
+            tally.clear()
+        elif t == "bid":
+            tally.setdefault("bids", {})[ev["seat"]] = ev["bid"]
+        elif t == "trick" and not ev.get("carried"):
+            took = tally.setdefault("tricks", {})
+            took[ev["winner"]] = took.get(ev["winner"], 0) + 1
+        if quiet and t not in SUMMARY_EVENTS:
+            continue
         if t == "deal_start":
             lines.append(f"Deal {ev['deal']} (dealer: seat {ev['dealer']})")
         elif t == "deal":
@@ -77,6 +109,13 @@ def format_events(game, events, seat=None) -> list:
                 who = f"seat {ev['winner']} wins"
             lines.append(f"  trick {ev['number']:>2}: {cards}{cancelled} -> {who}")
         elif t == "deal_score":
+            bids, took = tally.get("bids") or {}, tally.get("tricks") or {}
+            if bids:
+                lines.append("  bid/took    " + "; ".join(f"seat {k}: bid {bids[k]}, took {took.get(k, 0)}"
+                                                          for k in sorted(bids)))
+            elif took:
+                lines.append("  tricks      " + ", ".join(f"{k}: {took.get(k, 0)}" for k in range(game.n)))
+            tally.clear()
             pts = ", ".join(f"{k}: {v}" for k, v in ev["points"].items())
             lines.append(f"  deal score  {pts}")
             if "totals" in ev:
@@ -84,7 +123,7 @@ def format_events(game, events, seat=None) -> list:
         elif t == "game_over":
             why = f" ({ev.get('reason') or 'the match ended'})"
             lines.append(f"Game over{why}. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
-            lines.append("Ranking (best first): " + ", ".join(str(x) for x in ev["ranking"]))
+            lines.append(_ranking_line(ev))
             if len(ev.get("winner") or []) > 1 and len(ev["winner"]) == len(ev["ranking"]):
                 lines.append("Result: a draw")
             elif ev.get("winner"):
@@ -271,8 +310,10 @@ def ask_human(state, seat) -> str:
             click.echo(f"  {e}. Try again.")   # the reason and the legal actions (IllegalAction.__str__)
 
 
-def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo):
-    """Play one match; bots act from their view only. Returns the final state."""
+def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo, quiet=False):
+    """Play one match; bots act from their view only. Returns the final state.
+
+    ``quiet``: print only each deal's summary and the result (not with ``human``)."""
     state = game.new_state(seed=seed, dealer=dealer)
     bot_rng = random.Random(f"{seed}-bots")
     from .players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
@@ -281,11 +322,12 @@ def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.e
     bots = {i: default or _induction(game, f"{seed}-induction-{i}") or RandomBot(bot_rng.random())
             for i in range(game.n)}
     shown = 0
+    tally = {}     # the current deal's bids and tricks, for its summary, across the human's log pieces
     while not state.terminal:
         seat = state.to_act
         if human is not None and seat == human:
             if not as_json:
-                for line in format_events(game, state.log(human)[shown:], human):
+                for line in format_events(game, state.log(human)[shown:], human, tally=tally):
                     out(line)
                 shown = len(state.log(human))
             action = ask_human(state, seat)
@@ -299,6 +341,6 @@ def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.e
         out(json.dumps(result, indent=1))
     else:
         events = state.log_all() if human is None else state.log(human)[shown:]
-        for line in format_events(game, events, human):
+        for line in format_events(game, events, human, quiet=quiet and human is None, tally=tally):
             out(line)
     return state

@@ -1,0 +1,55 @@
+"""Logs and CLI a card player reads (issue 23, item 5): per-deal summaries (bids and tricks taken,
+points, running totals), ties marked in rankings, `play --quiet`, `cardspec info` / `list RULESET`."""
+import re
+
+from click.testing import CliRunner
+
+from cardspec.cli import main
+from cardspec.play import _ranking_line
+
+
+def _run(*args):
+    r = CliRunner().invoke(main, list(args))
+    assert r.exit_code == 0, r.output
+    return r.output
+
+
+def test_oh_hell_log_says_bid_and_took_per_seat_and_they_match_the_tricks():
+    """The issue: "Oh Hell's log never says 'bid 4, took 3'"."""
+    full = _run("play", "oh-hell", "--players", "4", "--seed", "2", "--option", "deals=2")
+    deals = full.split("Deal ")[1:]
+    for d in deals:
+        took = {}
+        for w in re.findall(r"-> seat (\d) wins", d):
+            took[int(w)] = took.get(int(w), 0) + 1
+        bids = {int(s): int(b) for s, b in re.findall(r"seat (\d) bids (\d+)", d)}
+        line = re.search(r"bid/took +(.*)", d).group(1)
+        for s in range(4):
+            assert f"seat {s}: bid {bids[s]}, took {took.get(s, 0)}" in line
+
+
+def test_quiet_prints_only_summaries_and_the_result():
+    q = _run("play", "hearts", "--seed", "2", "--option", "deals=2", "--quiet")
+    assert not re.search(r"^  trick +\d", q, re.M) and "passes" not in q
+    assert q.count("Deal ") == 2 and q.count("  tricks      ") == 2 and "Game over" in q
+    full = _run("play", "hearts", "--seed", "2", "--option", "deals=2")
+    summary = [ln for ln in full.splitlines() if ln.startswith(("Deal ", "  tricks ", "  deal score", "  totals",
+                                                              "Game over", "Ranking", "Winner", "Loser"))]
+    assert q.splitlines() == summary
+
+
+def test_ranking_marks_ties():
+    ev = {"ranking": [1, 0, 3, 2], "scores": {"0": 5, "1": 9, "2": 4, "3": 5}}
+    assert _ranking_line(ev) == "Ranking (best first): 1, 0 = 3 (tied), 2"
+    assert _ranking_line({"ranking": [0, 1], "scores": {"0": 1, "1": 2}}) == "Ranking (best first): 0, 1"
+
+
+def test_info_and_list_ruleset_show_players_options_with_help_and_steps():
+    out = _run("info", "hearts")
+    assert out.startswith("hearts: Hearts, 4 players")
+    assert "pass_to = cycle  (one of right, left, across, cycle)" in out
+    assert "Where the passed cards go." in out
+    assert "a deal: shuffle -> deal-hands: deal" in out
+    assert _run("list", "hearts") == out
+    bad = CliRunner().invoke(main, ["info", "heart"])
+    assert bad.exit_code == 2 and "hearts" in bad.output and "Traceback" not in bad.output
