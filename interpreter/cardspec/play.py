@@ -105,6 +105,10 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             cancelled = f"  cancelled: {' '.join(ev['cancelled'])}" if ev.get("cancelled") else ""
             if ev.get("carried"):
                 who = "no card wins; carried to the next trick"
+            elif ev.get("taker", ev["winner"]) != ev["winner"] or ev.get("next_leader", ev["winner"]) != ev["winner"]:
+                # the seat that takes the cards, and the next leader when another seat (tricks: take:)
+                taker, nxt = ev.get("taker", ev["winner"]), ev.get("next_leader", ev["winner"])
+                who = f"seat {taker} takes the trick" + (f", seat {nxt} leads next" if nxt != taker else "")
             else:
                 who = f"seat {ev['winner']} wins"
             lines.append(f"  trick {ev['number']:>2}: {cards}{cancelled} -> {who}")

@@ -310,8 +310,9 @@ class Determinizer:
                 if ev.get("carried"):
                     carried.extend(faces)
                     continue
-                if won_zone is not None and ev.get("winner") is not None:
-                    pin(won_zone, ev["winner"], faces + carried)
+                taker = ev.get("taker", ev.get("winner"))   # the seat that took the cards (tricks: take:)
+                if won_zone is not None and taker is not None:
+                    pin(won_zone, taker, faces + carried)
                 carried = []
         trick_plays(view.get("trick") or [], view.get("led_suit") if tricks is not None and tricks.relead else False)
         piles = _PileLog(game, view, [zn.index for zn in game.zones

@@ -205,6 +205,10 @@ class Game:
         self.rotate = m.get("rotate", "left")
         self.ranking = m.get("ranking", "highest")
         self.loser = m.get("loser")
+        # match: winner / loser as expressions (a seat or a list of seats), evaluated once the match is over.
+        self.match_winner = self._seat_list(comp, m, "winner")
+        self.match_loser = self._seat_list(comp, m, "loser") if self.loser not in (None, "highest", "lowest") \
+            else None
         self.score_counter = self.counter.get(m.get("score", "score"))
         self.max_deals = int(m.get("max_deals", 1000))
         self.teams = None
@@ -217,14 +221,28 @@ class Game:
         # how State.position_key keys each zone: 0 in order, 1 per seat as multisets, 2 top card + multiset
         self.key_mode = tuple(1 if z.per_seat else 2 if z.order == "top_only" else 0 for z in self.zones)
 
+    def _seat_list(self, comp, m: dict, key: str):
+        """``match: winner/loser`` compiled to a function giving a list of seats (None when absent)."""
+        if key not in m:
+            return None
+        path = ("match", key)
+        code = comp.code(m[key], path, (), (INT, INTS))
+        if code is None:
+            return None
+        n = self.n
+        body = code.src if code.type == INTS else f"({code.src},)"
+        f = comp.function(f"[_x for _x in {body} if 0 <= _x < {n}]", ())
+        return f
+
     # ---- names ------------------------------------------------------------
     def _base_names(self, env: Env, comp: Compiler):
         n = self.n
         for i, (name, t, _) in enumerate(SYSTEM_VARS):
             env.names[name] = Binding(f"s.v[{i}]", t)
-        # Only a `trump` step sets the trump suit: without one it is no_suit for the whole match, a
-        # constant the expressions fold away (`card.suit == trump` is false for every card).
-        if not any(isinstance(spec, dict) and "trump" in spec for spec in self.data.get("deal") or []):
+        # Only a `trump` step or effect sets the trump suit: without one it is no_suit for the whole match,
+        # a constant the expressions fold away (`card.suit == trump` is false for every card).
+        from .steps.trumps import sets_trump
+        if not sets_trump(self.data.get("deal") or []):
             env.names["trump"] = Binding("-1", SUIT, const=True)
         env.names["players"] = Binding(str(n), INT, const=True)
         env.names["seats"] = Binding(f"range({n})", INTS, const=True)
@@ -657,11 +675,17 @@ class State:
             g = self.game
             vals = self.game_scores()
             ranking = sorted(vals, key=lambda k: (vals[k] if g.ranking == "lowest" else -vals[k], k))
+            # match: winner (docs/rulesets.md, "How a match ends"): those seats win and rank first.
+            chosen = list(dict.fromkeys(g.match_winner(self))) if g.match_winner is not None else []
+            if chosen:
+                ranking = chosen + [k for k in ranking if k not in chosen]
             ev = {"type": "game_over", "scores": {str(k): x for k, x in vals.items()}, "ranking": ranking}
             if vals and g.loser in ("highest", "lowest"):
                 worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
                 ev["loser"] = [k for k, x in vals.items() if x == worst]
-            ev["winner"] = [k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else []
+            elif g.match_loser is not None:
+                ev["loser"] = sorted(set(g.match_loser(self)))
+            ev["winner"] = chosen or ([k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else [])
             why = self._end_reason()
             if why:
                 ev["reason"] = why

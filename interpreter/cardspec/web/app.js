@@ -296,7 +296,8 @@ function renderCenter(v) {
   const last = [...S.events].reverse().find(e => e.type === "trick" && Array.isArray(e.cards));
   $("#last-trick-area").hidden = !last;
   $("#trick-area").hidden = !last && !(v.trick || []).length;     // games without tricks
-  if (last) trickRow($("#last-trick"), last.cards, last.carried ? null : last.winner, last.cancelled);
+  // the highlighted card is the taker's (tricks: take: may give the cards to another seat than the winner)
+  if (last) trickRow($("#last-trick"), last.cards, last.carried ? null : (last.taker ?? last.winner), last.cancelled);
   const zones = $("#zones");
   zones.innerHTML = "";
   for (const [name, z] of Object.entries(v.zones)) {
@@ -439,7 +440,11 @@ function eventText(ev) {
     case "trick": {
       const cards = ev.cards.map(([s, c]) => (s === S.seat ? "You" : "S" + s) + " " + c).join(", ");
       const cancelled = ev.cancelled && ev.cancelled.length ? "; cancelled " + ev.cancelled.join(" ") : "";
-      return "Trick " + ev.number + ": " + cards + cancelled + " \u2192 " + (ev.carried ? "no winner, carried" : seat(ev.winner) + (ev.winner === S.seat ? " win" : " wins"));
+      const taker = ev.taker ?? ev.winner, next = ev.next_leader ?? ev.winner;
+      let who = seat(ev.winner) + (ev.winner === S.seat ? " win" : " wins");
+      if (taker !== ev.winner || next !== ev.winner)
+        who = seat(taker) + (taker === S.seat ? " take" : " takes") + " the trick" + (next !== taker ? ", " + seat(next) + (next === S.seat ? " lead" : " leads") + " next" : "");
+      return "Trick " + ev.number + ": " + cards + cancelled + " \u2192 " + (ev.carried ? "no winner, carried" : who);
     }
     case "deal_score": return "Deal score: " + Object.entries(ev.points).map(([k, x]) => seat(+k) + " " + x).join(", ");
     case "game_over": return "Game over: " + Object.entries(ev.scores).map(([k, x]) => seat(+k) + " " + x).join(", ");

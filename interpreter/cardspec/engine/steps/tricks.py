@@ -21,8 +21,12 @@ YAML (every key optional)::
       if_none_wins: leader                   # leader | carry (to the next trick's winner)
       count: EXPR                            # tricks in the deal (default: until hands are empty)
       auto: false                            # play a seat's only legal card by itself
+      take: winner                           # who takes the trick's cards: a seat expression (winner, leader)
+                                             #   or {wins: EXPR, key: EXPR}: the player of the best card by
+                                             #   that order (card, seat; wins defaults to the step's default)
+      next_leader: winner                    # who leads the next trick: the same two forms
       after_play: [effects]                  # (seat, card)
-      after_trick: [effects]                 # (winner, leader)
+      after_trick: [effects]                 # (winner, leader, taker, next_leader)
       choose:                                # a decision inside the trick that is not a card
         when: EXPR                           #   after a card is played (seat, card): its player chooses
         word: name                           #   the action's text: "name hearts"
@@ -32,6 +36,12 @@ YAML (every key optional)::
         effects: [effects]                   #   (seat, card, choice)
 
 Expressions may read the trick in progress: ``trick``, ``trick_seats``, ``led_card`` (docs/tricks.md).
+
+``wins``/``key`` (and ``cancel``) decide the trick's **winner**; by default the winner takes the
+trick's cards and leads the next trick. ``take:`` and ``next_leader:`` say otherwise, each on its own
+(docs/rulesets.md, "Who takes the trick, who leads next"): Four Jacks' lowest card takes the trick while
+the highest card of the led suit leads the next one (shared/rules/four-jacks.md, "Play"). The ``trick``
+event names the ``taker`` and the ``next_leader`` (docs/events.md).
 
 If ``lead`` or ``play`` would leave a seat with no legal card, the condition is
 lifted for that play (the usual "unless you hold nothing else").
@@ -56,6 +66,8 @@ PLAY_CTX = (("seat", INT), ("card", "card"), ("hand", list_of(CARD)))
 WIN_CTX = (("card", "card"), ("seat", INT))
 PAIR_CTX = (("a", "card"), ("b", "card"))
 TRICK_CTX = (("winner", INT), ("leader", INT))
+AFTER_TRICK_CTX = TRICK_CTX + (("taker", INT), ("next_leader", INT))
+DEFAULT_WINS = "card.suit == led_suit or (trump != no_suit and card.suit == trump)"
 AFTER_PLAY_CTX = (("seat", INT), ("card", "card"))
 #: Internal moves from CHOICE on are choices (``choose:``), CHOICE + i the i-th of ``from``; cards are faces.
 CHOICE = 1 << 16
@@ -134,7 +146,7 @@ class Tricks(Step):
             legal += ["    c0 = c1"] + ["    " + ln for ln in lead] + ["    if not c1:", "        c1 = c0"]
         if play:
             legal += ["c0 = c1"] + play + ["if not c1:", "    c1 = c0"]
-        wins = comp.code(body.get("wins", "card.suit == led_suit or (trump != no_suit and card.suit == trump)"),
+        wins = comp.code(body.get("wins", DEFAULT_WINS),
                          path + ("wins",),
                          WIN_CTX, (BOOL,))
         key = comp.code(body.get("key", "card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)"),
@@ -142,7 +154,7 @@ class Tricks(Step):
         cancel = comp.code(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
         self.has_cancel = "cancel" in body
         after_play = effects_source(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
-        after_trick = effects_source(game, comp, body.get("after_trick"), path + ("after_trick",), TRICK_CTX)
+        after_trick = effects_source(game, comp, body.get("after_trick"), path + ("after_trick",), AFTER_TRICK_CTX)
         # Play p_card for p_seat; sets `done` when the deal's tricks are over.
         if self.relead:
             lead_lines = ["if not plays:", f"    v[{LEADER}] = p_seat",
@@ -205,17 +217,25 @@ class Tricks(Step):
                 "else:",
                 "    p_winner = p_leader",
                 f"    carried = {self.carry} and not done",
+                ]
+        # Who takes the cards and who leads next (default: the winner), read before the trick is cleared.
+        self.takes_apart = "take" in body or "next_leader" in body
+        for name, local_name in (("take", "p_taker"), ("next_leader", "p_next_leader")):
+            lines = self._seat_choice(comp, body.get(name), path + (name,), local_name, cancel is not None)
+            res += [slot_local(ln) for ln in lines]
+        res += [
                 "if carried:",
                 "    s.carried.extend([c for _, c in plays])",
                 "else:",
-                f"    dst = s.z[{W}][p_winner]",
+                f"    dst = s.z[{W}][p_taker]",
                 f"    dst.extend(({''.join(f'plays[{i}][1], ' for i in range(n))}))",
                 "    if s.carried:",
                 "        dst.extend(s.carried)",
                 "        s.carried = []",
                 "if events is not None:",   # the `trick` event (DESIGN.md), built inline: n plays exactly
                 f"    ev = {{'type': 'trick', 'number': v[{TRICK_NUMBER}], 'leader': p_leader, "
-                "'winner': None if carried else p_winner, 'cards': ["
+                "'winner': None if carried else p_winner, 'taker': None if carried else p_taker, "
+                "'next_leader': p_next_leader, 'cards': ["
                 + ", ".join(f"[plays[{i}][0], CODE[plays[{i}][1]]]" for i in range(n)) + "], 'cancelled': "
                 + ("[CODE[plays[i][1]] for i in range(k) if cancelled[i]]" if cancel is not None else "[]")
                 # the led suit when it need not be the led card's suit (led_suit:, choose:, a joker led)
@@ -229,8 +249,8 @@ class Tricks(Step):
                 f"v[{LED_SUIT}] = -1",
                 "if not done:",
                 f"    v[{TRICK_NUMBER}] += 1",
-                f"    v[{LEADER}] = p_winner",
-                f"    v[{TO_ACT}] = p_winner"]
+                f"    v[{LEADER}] = p_next_leader",
+                f"    v[{TO_ACT}] = p_next_leader"]
         cont += ["    " + ln for ln in res]
         if self.choose is not None:
             play_card += [f"if {self.choose['when'].src}:", f"    v[{TO_ACT}] = p_seat", "    done = False",
@@ -333,7 +353,7 @@ class Tricks(Step):
         ``return`` when the step is over. Only for the quiet playout: no event lines. None when a
         deck has several copies of a card (the legal list is then deduplicated).
         """
-        if self.dedupe or not self.simple:
+        if self.dedupe or not self.simple or self.takes_apart:
             return None
         n, H, W = self.game.n, self.hand, self.won
         local = re.compile(r"\bs\.([vz])\[")
@@ -411,6 +431,8 @@ class Tricks(Step):
         take = [f"dst = z[{W}][p_winner]", f"dst.extend(({cards}))"]
         if self.carry:   # cards of earlier tricks nobody won go with this one
             take += ["if s.carried:", "    dst.extend(s.carried)", "    s.carried = []"]
+        if any(re.search(r"\bp_(taker|next_leader)\b", ln) for ln in after_trick):
+            take += ["p_taker = p_next_leader = p_winner"]   # (only the winner's own seat here)
         take += [f"v[{WINNER}] = p_winner"] + after_trick
         if lead_always or not self.carry:
             out += take
@@ -424,6 +446,37 @@ class Tricks(Step):
                 f"v[{LEADER}] = p_winner",
                 f"v[{TO_ACT}] = p_winner"]
         return out
+
+    def _seat_choice(self, comp, spec, path, target: str, cancel: bool) -> list:
+        """Statements setting the local ``target`` to the seat ``spec`` names, after the winner is known.
+
+        ``spec``: None or ``winner`` (the winner, ``p_winner``); a seat expression of ``winner`` and
+        ``leader``; or ``{wins: EXPR, key: EXPR}``: the player of the card with the highest ``key`` among
+        those for which ``wins`` holds (default: the step's default ``wins``), cancelled cards skipped,
+        the winner when no card qualifies. Records a problem for anything else.
+        """
+        if spec is None or str(spec).strip() == "winner":
+            return [f"{target} = p_winner"]
+        if isinstance(spec, dict):
+            extra = [k for k in spec if k not in ("wins", "key")]
+            if extra or "key" not in spec:
+                comp.problem(path, f"{path[-1]}: is a seat expression or {{wins: EXPR, key: EXPR}} (key required)"
+                             + (f"; unknown key {', '.join(map(str, extra))}" if extra else ""),
+                             "e.g. take: {key: 100 - card.rank} (the lowest card takes the trick)")
+                return [f"{target} = p_winner"]
+            wins = comp.code(spec.get("wins", DEFAULT_WINS), path + ("wins",), WIN_CTX, (BOOL,))
+            key = comp.code(spec["key"], path + ("key",), WIN_CTX, (INT,))
+            if wins is None or key is None:
+                return [f"{target} = p_winner"]
+            return (["_b = -1", "_bk = 0", "for _i in range(k):"]
+                    + (["    if cancelled[_i]:", "        continue"] if cancel else [])
+                    + ["    p_seat, p_card = plays[_i]", f"    if {wins.src}:", f"        _kv = {key.src}",
+                       "        if _b < 0 or _kv > _bk:", "            _b = _i", "            _bk = _kv",
+                       f"{target} = plays[_b][0] if _b >= 0 else p_winner"])
+        code = comp.code(spec, path, TRICK_CTX, (INT,))
+        if code is None:
+            return [f"{target} = p_winner"]
+        return [f"{target} = ({code.src}) % {self.game.n}"]
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):

@@ -1,4 +1,4 @@
-"""The ``trump`` step (the trump suit of a deal) and the ``suit_named`` expression function.
+"""The ``trump`` step (the trump suit of a deal), the ``trump`` effect and the ``suit_named`` expression function.
 
 YAML::
 
@@ -8,6 +8,12 @@ Examples (the bidding games' digest in shared/rules/, "Trumps")::
 
     - trump: if count(turnup) > 0 then top(turnup).suit else no_suit   # the turned-up card's suit
     - trump: suit_named(trumps)[(deal_number - 1) % count(trumps)]     # a rotation given as an option list
+
+The same as an effect, in any effect list, sets the trump during play (docs/rulesets.md, "Effects")::
+
+    after_play:
+      - if: trick_number == 1 and seat == leader       # the pitcher's first lead names trumps
+        trump: card.suit                               # (shared/rules/auction-pitch.md, "Trumps")
 
 The step sets the state's ``trump`` slot (read by the tricks step's default
 ``wins``/``key``; ``no_suit`` = -1 when none) and emits
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import ast
 
+from ..effects import EXTRA_EFFECTS
 from ..slots import DEAL_NUMBER, TRUMP
 from .base import Step, step_type
 from ...lang.dsl import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
@@ -104,3 +111,30 @@ class Trump(Step):
         t = t if 0 <= t < len(s.game.deck.suits) else -1
         s.v[TRUMP] = t
         s.emit({"type": "trump", "deal": s.v[DEAL_NUMBER], "suit": s.game.deck.suits[t] if t >= 0 else None})
+
+
+def _trump_effect(game, comp, body, path, params):
+    """``trump: SUIT_EXPR`` as an effect: statements setting the trump slot and emitting ``trump``."""
+    if isinstance(body, (dict, list)) or body is None:
+        comp.problem(path, "the trump effect takes a suit expression, e.g. trump: card.suit")
+        return None
+    code = comp.code(body, path, params, (SUIT,))
+    if code is None:
+        return None
+    suits = tuple(game.deck.suits)
+    return [f"_t = {code.src}", f"_t = _t if 0 <= _t < {len(suits)} else -1", f"s.v[{TRUMP}] = _t",
+            "if s.events is not None:",
+            f"    s.emit({{'type': 'trump', 'deal': s.v[{DEAL_NUMBER}], 'suit': {suits!r}[_t] if _t >= 0 else None}})"]
+
+
+EXTRA_EFFECTS["trump"] = _trump_effect
+
+
+def sets_trump(deal_spec) -> bool:
+    """Whether a ruleset's ``deal:`` has a ``trump`` step or a ``trump`` effect anywhere (else the trump is
+    the constant ``no_suit``, folded away at load)."""
+    if isinstance(deal_spec, dict):
+        return "trump" in deal_spec or any(sets_trump(v) for v in deal_spec.values())
+    if isinstance(deal_spec, list):
+        return any(sets_trump(x) for x in deal_spec)
+    return False
