@@ -136,6 +136,12 @@ def test_the_play_log_names_the_seat_that_takes_the_trick():
     play(s, "9H", "KH", "7H", "JH")
     line = format_events(s.game, [tricks(s)[-1]])[-1]
     assert "seat 3 takes" in line and "seat 2 leads next" in line and "seat 2 wins" not in line
+    # The deal's summary counts tricks by the seat that took them.
+    random_deal(s, random.Random(8))
+    taken = Counter(t["taker"] for t in tricks(s))          # the first deal's tricks
+    lines = format_events(s.game, s.log_all())
+    summary = next(ln for ln in lines if ln.strip().startswith("tricks "))
+    assert summary.split(None, 1)[1] == ", ".join(f"{k}: {taken.get(k, 0)}" for k in range(4))
     # A game where the winner takes the trick and leads next keeps the old wording.
     k = cardspec.load("knave", players=3).new_state(seed=1)
     random_deal(k, random.Random(1))

@@ -72,7 +72,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             tally.setdefault("bids", {})[ev["seat"]] = ev["bid"]
         elif t == "trick" and not ev.get("carried"):
             took = tally.setdefault("tricks", {})
-            took[ev["winner"]] = took.get(ev["winner"], 0) + 1
+            taker = ev.get("taker", ev["winner"])   # the seat that took the cards (tricks: take:)
+            took[taker] = took.get(taker, 0) + 1
         if quiet and t not in SUMMARY_EVENTS:
             continue
         if t == "deal_start":
