@@ -59,7 +59,7 @@ def test_hello_and_rulesets():
     assert w["type"] == "welcome" and w["id"] == 5 and w["limits"]["max_message_bytes"] == 65536
     r = c.one({"type": "list_rulesets"})
     names = {x["name"]: x for x in r["rulesets"]}
-    assert names["hearts"]["players"] == {"min": 4, "max": 4}
+    assert names["hearts"]["players"] == {"min": 4, "max": 4, "default": 4}
     assert names["cancellation-black-lady"]["players"]["max"] >= 8
 
 

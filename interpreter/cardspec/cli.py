@@ -200,7 +200,8 @@ def list_cmd(ctx, ruleset, as_json):
     for name in builtin_names():
         rs = read_ruleset(name)
         lo, hi = rs.players
-        rows.append({"name": rs.name, "title": rs.title, "players": {"min": lo, "max": hi},
+        rows.append({"name": rs.name, "title": rs.title, "players": {"min": lo, "max": hi,
+                                                                      "default": rs.default_players},
                      "options": {k: v.get("default") for k, v in rs.options.items()},
                      "extends": (rs.chain[-2] if len(rs.chain) > 1 else None) and
                      os.path.splitext(os.path.basename(rs.chain[-2]))[0]})
@@ -314,7 +315,7 @@ def validate(rulesets, option, quiet):
 
 @main.command()
 @click.argument("ruleset")
-@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's minimum).")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's players: default, else its minimum).")
 @click.option("--seed", "-s", default="0", help="Seed for shuffles and bots.")
 @option_opt
 @click.option("--json", "as_json", is_flag=True, help="Print the replay JSON shape instead of a log.")
@@ -333,7 +334,7 @@ def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
 @main.command()
 @click.argument("ruleset")
 @click.option("-n", "matches", type=int, default=1000, show_default=True, help="Number of whole matches.")
-@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's minimum).")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's players: default, else its minimum).")
 @click.option("--bots", default=None, metavar="SPEC,…",
               help="Bot per seat, the last repeats: random, ismcts, ismcts:500 (iterations), ismcts:0.2s, "
                    "policy:NAME (default: random).")

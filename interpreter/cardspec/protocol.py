@@ -276,7 +276,8 @@ def ruleset_catalogue() -> list:
         lo, hi = rs.players
         opts = {k: {kk: vv for kk, vv in v.items() if kk in ("type", "default", "min", "max", "values", "help")}
                 for k, v in (rs.options or {}).items()}
-        out.append({"name": name, "title": rs.title, "players": {"min": lo, "max": hi}, "options": opts})
+        out.append({"name": name, "title": rs.title, "players": {"min": lo, "max": hi, "default": rs.default_players},
+                    "options": opts})
     return out
 
 
@@ -613,7 +614,7 @@ class Registry:
         if name not in cat:
             raise ProtocolError("ruleset/unknown", f"unknown ruleset {name!r}; built-in: {', '.join(cat)}")
         lo, hi = cat[name]["players"]["min"], cat[name]["players"]["max"]
-        players = msg.get("players", lo)
+        players = msg.get("players", cat[name]["players"].get("default", lo))
         if not lo <= players <= hi:
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise ProtocolError("table/invalid", f"{name} is for {count} players, not {players}")

@@ -322,7 +322,7 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
     """Play ``n`` matches and return the summary dict (see docs/bots.md for its shape).
 
     Parameters:
-        ruleset: built-in name or path. players: seats (default: the ruleset's minimum).
+        ruleset: built-in name or path. players: seats (default: the ruleset's ``players: default``, else its minimum).
         bots: ``"ismcts:300,random"`` — one spec per seat, the last repeats (default: all random).
         policy: the ruleset policy used by ``policy`` seats. workers: processes (1: this process) when no
             ``executor`` is given; with one, how many chunks are kept in flight per worker slot.

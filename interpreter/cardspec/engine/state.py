@@ -103,7 +103,7 @@ class Game:
         self.name = rs.name
         lo, hi = rs.players
         if players is None:
-            players = lo
+            players = rs.default_players
         self.options = rs.option_values(options)
         if not (lo <= players <= hi):
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -379,6 +379,9 @@ class Game:
         lo, hi = rs.players
         if lo < 1 or hi < lo:
             comp.problem(("players",), f"players: min {lo} and max {hi} make no sense")
+        d = (self.data.get("players") or {}).get("default") if isinstance(self.data.get("players"), dict) else None
+        if d is not None and not (isinstance(d, int) and lo <= d <= hi):
+            comp.problem(("players", "default"), f"players: default {d} is not between min {lo} and max {hi}")
         if not self.steps:
             comp.problem(("deal",), "a deal needs at least one step")
         for step in self.steps:

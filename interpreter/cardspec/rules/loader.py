@@ -141,6 +141,14 @@ class Ruleset:
         hi = hi if isinstance(hi, int) and not isinstance(hi, bool) else lo
         return lo, hi
 
+    @property
+    def default_players(self) -> int:
+        """The player count used when none is given: ``players: default:`` if it is in range, else ``min``."""
+        lo, hi = self.players
+        p = self.data.get("players")
+        d = p.get("default") if isinstance(p, dict) else None
+        return d if isinstance(d, int) and not isinstance(d, bool) and lo <= d <= hi else lo
+
     def problem(self, path, message, hint="") -> Problem:
         return self.positions.problem(path, message, hint)
 

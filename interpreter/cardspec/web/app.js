@@ -70,6 +70,7 @@ function onRuleset() {
   for (let n = rs.players.min; n <= rs.players.max; n++) {
     const o = document.createElement("option"); o.value = n; o.textContent = n; ps.append(o);
   }
+  if (rs.players.default !== undefined) ps.value = rs.players.default;
   onPlayers();
   const box = $("#options");
   box.innerHTML = "<legend>Options</legend>";
