@@ -195,3 +195,186 @@ def test_validate_reports_an_internal_fault_as_a_problem_of_that_file_and_goes_o
     assert r.exit_code == 1
     assert "hearts: error: internal error: unexpected ZeroDivisionError: boom inside cardspec" in r.output
     assert "black-lady: ok" in r.output and "Traceback" not in r.output
+
+
+# ---- seats out of range: the documented -1 rule (docs/dsl.md, "Seats out of range") --------------
+
+def _ev(game, state, text, params=(), args=()):
+    from cardspec.lang import Binding, compile_expr
+    code = compile_expr(text, game.env, {name: Binding(f"p_{name}", t) for name, t in params})
+    return game.comp.function(code.src, params)(state, *args)
+
+
+def test_issue16_a_score_of_count_won_seat_plus_one(tmp_path):
+    """Issue 16 Found 3: a score of `count(won[seat + 1])` gave IndexError at play, although docs/dsl.md
+    says out-of-range indexing gives -1 (for a zone: an empty zone). The last seat now scores 0."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: wonidx
+        players: {min: 4, max: 4}
+        options:
+          deals: {default: 1}
+        deal:
+          - id: score
+            score: {counter: points, value: "count(won[seat + 1])", report: false}
+          - id: bonuses
+            score: {counter: points, value: "points[seat]", add_to: score}
+        """)
+    assert validate_ruleset(str(f)) == ([], 0)
+    g = cardspec.load(str(f), 4)
+    s = g.new_state(seed=3)
+    s.random_playout()
+    won = s.z[g.zone["won"].index]
+    assert s.terminal and sum(map(len, won)) == 52
+    assert s.scores() == {"0": len(won[1]), "1": len(won[2]), "2": len(won[3]), "3": 0}
+
+
+@pytest.mark.parametrize("text, params, args, value", [
+    ("count(hand[-1])", (), (), 0),
+    ("count(hand[players])", (), (), 0),
+    ("count(hand[seat + 1])", (("seat", "int"),), (3,), 0),
+    ("count(hand[seat + 1])", (("seat", "int"),), (2,), 13),
+    ("count(hand[holder(hand, card)])", (("card", "card"),), (-1,), 0),   # nobody holds "no card"
+    ("QS in hand[-1]", (), (), False),
+    ("top(hand[7])", (), (), -1),
+    ("sum(c.points for c in won[0 - 1])", (), (), 0),
+    ("score[-1]", (), (), -1),
+    ("count(hand[[5, 0][0]])", (), (), 0),   # an index that is neither a name nor a number: _lat
+])
+def test_reading_a_per_seat_zone_of_no_seat_gives_an_empty_zone(text, params, args, value):
+    """docs/dsl.md "Seats out of range": `hand[holder(hand, X)]` when nobody holds X (the last session's
+    note), `hand[-1]` (never the last seat's hand, Python's reading of -1), `hand[players]`."""
+    g = cardspec.load("hearts", 4)
+    s = g.new_state(seed=1)
+    assert _ev(g, s, text, params, args) == value
+
+
+def test_a_per_seat_index_in_range_still_reads_that_seat():
+    g = cardspec.load("hearts", 4)
+    s = g.new_state(seed=1)
+    hand = s.z[g.zone["hand"].index]
+    for seat in range(4):
+        assert _ev(g, s, "count(hand[seat])", (("seat", "int"),), (seat,)) == len(hand[seat])
+        assert _ev(g, s, "count(hand[(seat + 1) % players])", (("seat", "int"),), (seat,)) == len(hand[(seat + 1) % 4])
+
+
+@pytest.mark.parametrize("effect, message", [
+    ("move: {from: 'hand[0]', to: 'won[holder(won, QS)]'}", "cards were moved into a per-seat zone of no seat"),
+    ("move: {from: 'hand[0]', to: 'won[players]', count: 1}", "cards were moved into a per-seat zone of no seat"),
+    ("add: {counter: score, seat: -1, value: 5}", "a counter of seat -1 was changed: there is no such seat"),
+    ("add: {counter: score, seat: 'players + 1', value: 5}", "a counter of seat 5 was changed"),
+    ("transfer: {from: 'score[0 - 1]', to: 'score[0]', value: 1}", "a counter of seat -1 was changed"),
+])
+def test_writing_to_no_seat_stops_the_game_with_a_ruleset_error_at_the_step(tmp_path, effect, message):
+    """docs/dsl.md "Seats out of range": cards never go to another seat's zone (Python's lst[-1]) and are
+    never lost; the game stops with a RulesetError (code ruleset/runtime) at the step being played."""
+    f = _write(tmp_path, f"""\
+        extends: black-lady
+        name: nowhere
+        players: {{min: 4, max: 4}}
+        deal:
+          - id: deal-widow
+          - id: extra
+            do:
+              - {effect}
+        """)
+    g = cardspec.load(str(f), 4)
+    with pytest.raises(RulesetError) as e:
+        g.new_state(seed=2)
+    p = e.value.first
+    assert e.value.code == "ruleset/runtime" and p.code == "ruleset/runtime"
+    assert message in p.message and "with 4 players, deal 1, step 'extra'" in p.message
+    assert (p.line, p.col) == (6, 5)
+    problems, status = validate_ruleset(str(f))   # validate's random games meet it first
+    assert status == 1 and any(message in q.message for q in problems), problems
+
+
+# ---- stuck with no legal action --------------------------------------------------------------------
+
+def test_issue16_oh_hell_with_bids_min_64(tmp_path):
+    """Issue 16 Found 3: oh-hell with bids `min: 64` got stuck with no legal action. A bid range with no
+    bid is a ruleset error at the bid step, found by validate."""
+    f = _write(tmp_path, """\
+        extends: oh-hell
+        name: ohbid
+        deal:
+          - id: bid
+            bid: {min: 64}
+        """)
+    problems, status = validate_ruleset(str(f))
+    assert status == 1 and "no bid is possible: min 64 is above max" in problems[0].message
+    assert (problems[0].line, problems[0].col) == (4, 5)
+
+
+def test_issue16_black_lady_with_pass_to_65(tmp_path):
+    """Issue 16 Found 3: black-lady with `pass: to: 65` (every seat passing to one seat) got stuck: that
+    seat's hand grew and the others ran out mid-deal. The pass step refuses targets that are not a
+    permutation of the seats, at the pass step, and validate reports it for every player count."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: blpass
+        deal:
+          - id: pass
+            pass: {to: 65}
+        """)
+    problems, status = validate_ruleset(str(f))
+    assert status == 1 and "each seat must receive the cards of exactly one seat" in problems[0].message
+    assert (problems[0].line, problems[0].col) == (4, 5)
+
+
+def test_a_short_hand_at_the_tricks_step_is_a_ruleset_error_not_a_stuck_game(tmp_path):
+    """The same kind reached another way: a deal leaving one seat fewer cards than the tricks to play."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: short
+        players: {min: 4, max: 4}
+        options:
+          pass_count: {default: 0}
+        deal:
+          - id: deal-widow
+          - id: take-two
+            do:
+              - move: {from: 'hand[0]', to: widow, count: 2}
+        """)
+    g = cardspec.load(str(f), 4)
+    with pytest.raises(RulesetError) as e:
+        g.new_state(seed=1)
+    assert "seat 0 holds 11 card(s) for 13 trick(s)" in e.value.first.message
+
+
+def test_no_legal_action_is_reported_by_the_public_api(tmp_path):
+    """Whatever the step: `legal_actions()` never answers [] in a game that is not over."""
+    f = _write(tmp_path, """\
+        extends: oh-hell
+        name: ohbid
+        deal:
+          - id: bid
+            bid: {min: 64}
+        """)
+    g = cardspec.load(str(f), 3)
+    from cardspec.engine.steps.bidding import Bid
+    # skip the enter() check to reach the listing itself
+    real = Bid.enter
+    try:
+        Bid.enter = lambda self, s: (setattr(s, "queue", [1, 2, 0]) or setattr(s, "flight", []) or
+                                     s.v.__setitem__(7, 1) or True)
+        s = g.new_state(seed=1)
+    finally:
+        Bid.enter = real
+    with pytest.raises(RulesetError) as e:
+        s.legal_actions()
+    assert "seat 1 has no legal action" in e.value.first.message and e.value.code == "ruleset/runtime"
+
+
+def test_an_unexpected_exception_in_the_rules_is_a_coded_error_with_the_step(monkeypatch):
+    """Anything else that fails while the rules run is `internal/runtime` at the step, with the
+    bug-report hint: never a bare Python exception out of the public API."""
+    g = cardspec.load("hearts", 4)
+    s = g.new_state(seed=1)
+    while s.current_step().kind != "tricks":
+        s.apply(s.legal_actions()[0])
+    monkeypatch.setattr(s.current_step(), "apply", lambda st, card: 1 / 0)
+    with pytest.raises(RulesetError) as e:
+        s.apply(s.legal_actions()[0])
+    assert e.value.code == "internal/runtime" and "ZeroDivisionError" in e.value.first.message
+    assert "step 'play'" in e.value.first.message and "please report it" in e.value.first.hint

@@ -125,7 +125,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             value = comp.code(body.get("value", 1), path + ("value",), params, (INT,))
             if seat is None or value is None:
                 return None
-            return [f"s.c[{c.index}][{seat.src}] += {value.src}"]
+            return [f"s.c[{c.index}][{_seat_index(seat.src, game.n)}] += {value.src}"]
         inner = tuple(p for p in params if p[0] != "seat") + (("seat", INT),)
         value = comp.code(body.get("value", 1), path + ("value",), inner, (INT,))
         if value is None:
@@ -311,6 +311,17 @@ def _field_name(comp, key, path) -> bool:
     return False
 
 
+def _seat_index(src: str, n: int) -> str:
+    """Generated code for seat ``src`` as the index of a counter to change: a seat out of range (-1 for no
+    seat, or past the last) is a ``RuleFault`` (docs/dsl.md), never another seat's counter (Python's
+    ``lst[-1]``). A name or a number is checked inline; anything else through ``_seat``."""
+    if re.fullmatch(r"\d+", src) and int(src) < n:
+        return src
+    if re.fullmatch(r"-?\d+|p_\w+|_l\d+_\w+", src):
+        return f"{src} if 0 <= {src} < {n} else _seat({src}, {n})"
+    return f"_seat({src}, {n})"
+
+
 def _move_keeps_top_only(game, comp, body, path, src: str, dst: str) -> bool:
     """A ``move`` touching a zone declared ``order: top_only`` (docs/rulesets.md) may only put cards on its
     top (no ``random_place``) or move it whole (no ``cards``/``count``/``refill``) into a per-seat zone (keyed
@@ -319,7 +330,7 @@ def _move_keeps_top_only(game, comp, body, path, src: str, dst: str) -> bool:
     if zi is not None:
         name = comp.top_only[zi]
         extra = [k for k in ("cards", "count", "refill", "random_place") if k in body]
-        m = re.match(r"s\.z\[(\d+)\]\[", dst)
+        m = re.match(r"(?:\(|_lat\()?s\.z\[(\d+)\][\[,]", dst)   # ZONE[i] (dsl r_index's forms)
         if extra or not (m and game.zones[int(m.group(1))].per_seat):
             comp.problem(path + ("from",), f"zone '{name}' is declared order: top_only: a move from it must take "
                          f"it whole (no cards:, count:, refill: or random_place:) into a per-seat zone",
@@ -352,7 +363,7 @@ def _target(game, comp, text, path, params):
         c = game.counter.get(name)
         if c is not None:
             seat = comp.code(idx, path, params, (INT,))
-            return None if seat is None else f"s.c[{c.index}][{seat.src}]"
+            return None if seat is None else f"s.c[{c.index}][{_seat_index(seat.src, game.n)}]"
     import difflib
     close = difflib.get_close_matches(name, list(game.var) + list(game.counter), n=1)
     comp.problem(path, f"unknown var or counter '{name}'", f"did you mean '{close[0]}'?" if close else

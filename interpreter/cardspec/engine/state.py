@@ -27,7 +27,8 @@ from .fixed_deal import apply_deal_override
 from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, normalize_code, CardError
 from ..lang import (ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src,
                     name_problem, rank_strength_helper)
-from ..errors import GameOver, IllegalAction, Problem, RulesetError
+from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, Problem, RulesetError, _detail
+from ..lang import RuleFault
 from ..rules import Ruleset, is_by_option, read_ruleset
 
 from .slots import *  # noqa: F401,F403  (slot indexes of State.v)
@@ -608,7 +609,44 @@ class State:
         self.emit({"type": "deal_start", "deal": v[DEAL_NUMBER], "dealer": v[DEALER]})
 
     def _advance(self):
-        """Run automatic steps until a seat must decide or the match ends."""
+        """Run automatic steps until a seat must decide or the match ends (``_failed`` for a fault)."""
+        try:
+            self._advance_steps()
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001 - the rules failed: a RulesetError at the step, not a traceback
+            raise self._failed(e) from None
+
+    def _failed(self, e: Exception) -> RulesetError:
+        """The ``RulesetError`` for exception ``e`` raised while the rules ran, at the step in progress.
+
+        A ``RuleFault`` (the rules did what docs/dsl.md forbids: cards moved into the zone of no seat,
+        a decision with no legal action, …) has code ``ruleset/runtime``; any other exception is a bug
+        of cardspec or a fault ``cardspec validate`` should have found: code ``internal/runtime`` and
+        the bug-report hint. Either way the state is not to be used further.
+        """
+        steps = self.game.steps
+        step = steps[self.pc] if 0 <= self.pc < len(steps) and not self.terminal else None
+        path = tuple(step.path) if step is not None else ("match",)
+        where = f"with {self.n} players, deal {self.v[DEAL_NUMBER]}" + (f", step '{step.name}'" if step else "")
+        if not isinstance(e, RuleFault) and step is not None and step.decision and self.entered:
+            try:   # a decision step with nothing to choose: the rules are at fault, not cardspec
+                if not step.legal(self):
+                    e = RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
+            except Exception:  # noqa: BLE001
+                pass
+        if isinstance(e, RuleFault):
+            err = RulesetError(self.game.ruleset.problem(path, f"{where}: {e}",
+                                                         "cardspec validate plays random games to find such faults"))
+            err.code = "ruleset/runtime"
+        else:
+            err = RulesetError(self.game.ruleset.problem(
+                path, f"{where}: the rules failed with an unexpected {type(e).__name__}: {_detail(e)}", BUG_HINT))
+            err.code = "internal/runtime"
+        err.problems[0].code = err.code
+        return err
+
+    def _advance_steps(self):
         steps = self.game.steps
         while not self.terminal:
             if self.pc >= len(steps):
@@ -756,9 +794,7 @@ class State:
             return []
         c = self._cache   # the same as _legal_cached(), inlined: this is the API's hottest call
         if c is None:
-            step = self.game.steps[self.pc]
-            moves = step.legal_sorted(self)
-            c = self._cache = (step.texts(self, moves), moves)
+            c = self._legal_cached()
         return list(c[0])
 
     def _legal_map(self) -> dict:
@@ -771,8 +807,15 @@ class State:
         c = self._cache   # reset by apply, apply_move and random_playout
         if c is None:
             step = self.game.steps[self.pc]
-            moves = step.legal_sorted(self)
-            c = self._cache = (step.texts(self, moves), moves)
+            try:
+                moves = step.legal_sorted(self)
+                if not moves:
+                    raise RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
+                c = self._cache = (step.texts(self, moves), moves)
+            except CardspecError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                raise self._failed(e) from None
         return c
 
     def parse_action(self, text: str):
@@ -815,34 +858,54 @@ class State:
             action = step.text(self, move)
         self._cache = None
         self.history.append(action)
-        if step.apply(self, move):
-            self._finish_step()
+        try:
+            if step.apply(self, move):
+                self._finish_step()
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
         return self
 
     def apply_move(self, move):
         """Apply an internal move (from ``step.legal``) without checks: the fast path for playouts."""
         self._cache = None
         step = self.game.steps[self.pc]
-        if step.apply(self, move):
-            self._finish_step()
+        try:
+            if step.apply(self, move):
+                self._finish_step()
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
 
     def random_playout(self, rng=None):
         """Play uniformly random legal moves to the end of the match (the fastest loop; no texts)."""
         rng = rng or self.rng
         self._cache = None
         steps = self.game.steps
-        while not self.terminal:
-            step = steps[self.pc]
-            if step.playout is not None:
-                step.playout(self, rng)
-                self._finish_step()
-            else:
-                self.apply_move(step.random_move(self, rng))
+        try:
+            while not self.terminal:
+                step = steps[self.pc]
+                if step.playout is not None:
+                    step.playout(self, rng)
+                    self._finish_step()
+                else:
+                    self.apply_move(step.random_move(self, rng))
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
         return self
 
     def random_move(self, rng):
         """A uniformly random legal internal move (steps may sample without listing every move)."""
-        return self.game.steps[self.pc].random_move(self, rng)
+        try:
+            return self.game.steps[self.pc].random_move(self, rng)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
 
     # ---- views ----------------------------------------------------------------
     def can_see(self, zone: Zone, owner, seat) -> bool:
@@ -869,6 +932,14 @@ class State:
         leaves out ``legal_actions`` (a bot that builds its own action text; a play of ordered cards
         can have tens of thousands of legal actions).
         """
+        try:
+            return self._view(seat, log, legal)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+
+    def _view(self, seat, log, legal):
         g = self.game
         code = g.deck.code
         zones = {}

@@ -105,6 +105,42 @@ _IDENT = re.compile(r"[A-Za-z_]\w*")
 _PY_WORDS = {"and", "or", "not", "if", "else", "True", "False", "None", "in", "is"}
 
 
+class RuleFault(Exception):
+    """The rules did at play what docs/dsl.md forbids (cards moved into the zone of no seat, a counter of
+    no seat changed, a decision left with no legal action). The engine reports it as a ``RulesetError``
+    at the step in progress (code ``ruleset/runtime``)."""
+
+
+class NoZone(tuple):
+    """What indexing a list of lists out of range gives (a per-seat zone of no seat: ``hand[-1]``,
+    ``won[seat + 1]`` past the last seat, ``hand[holder(hand, X)]`` when nobody holds X): an empty
+    zone to read. Cards cannot go into it (``RuleFault``); taking from it takes nothing."""
+
+    __slots__ = ()
+
+    def _refuse(self, *cards):
+        raise RuleFault("cards were moved into a per-seat zone of no seat (an index below 0 or past the last "
+                        "seat; docs/dsl.md: such a zone is empty and takes no cards)")
+
+    append = insert = _refuse
+
+    def extend(self, cards):
+        for _ in cards:
+            self._refuse()
+
+    def clear(self):
+        pass
+
+    def sort(self, *a, **k):
+        pass
+
+    def remove(self, card):
+        raise ValueError("not in an empty zone")
+
+
+NO_ZONE = NoZone()
+
+
 class DslError(Exception):
     """An expression problem at ``line``/``col`` (1-based, within the expression text)."""
 
@@ -301,6 +337,9 @@ class Env:
 
     def all_names(self):
         return list(self.names)
+
+
+_SIMPLE_SRC = re.compile(r"-?\d+|p_\w+|_l\d+_\w+|s\.[zcv]\[\d+\]")   # cheap to evaluate twice, no effects
 
 
 class _Compiler:
@@ -658,8 +697,14 @@ class _Compiler:
         e = elem(a.type)
         if e is None:
             self.err(obj, f"cannot index {a.type} with [ ]")
-        if e == ANY or elem(e) is not None:
+        if e == ANY:
             return Code(f"{a.src}[{i.src}]", e)
+        if elem(e) is not None:
+            # A list of lists (a per-seat zone, melds): out of range gives an empty zone (NoZone). A name
+            # or a number as the index of a zone is checked inline (no call), anything else by _lat.
+            if _SIMPLE_SRC.fullmatch(i.src) and _SIMPLE_SRC.fullmatch(a.src):
+                return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < len({a.src}) else _NO_ZONE)", e)
+            return Code(f"_lat({a.src}, {i.src})", e)
         if a.const and i.values is not None and a.src.startswith("("):
             try:
                 size = len(eval(a.src, {}))   # noqa: S307 - a folded constant tuple of the checked tree
@@ -984,6 +1029,15 @@ def runtime_helpers() -> dict:
     def _at(lst, i):
         return lst[i] if 0 <= i < len(lst) else -1   # docs/dsl.md: from 0; out of range (negative too) gives -1
 
+    def _lat(lst, i):
+        return lst[i] if 0 <= i < len(lst) else NO_ZONE   # a list of lists: out of range gives an empty one
+
+    def _seat(i, n):
+        """``i`` when it is a seat (0 <= i < n) a counter of which may be changed, else ``RuleFault``."""
+        if 0 <= i < n:
+            return i
+        raise RuleFault(f"a counter of seat {i} was changed: there is no such seat (seats are 0 to {n - 1})")
+
     def _holder(zone, card):
         for seat, cards in enumerate(zone):
             if card in cards:
@@ -993,7 +1047,8 @@ def runtime_helpers() -> dict:
     def _top(lst):
         return lst[-1] if lst else -1
 
-    return {"_div": _div, "_mod": _mod, "_at": _at, "_holder": _holder, "_top": _top}
+    return {"_div": _div, "_mod": _mod, "_at": _at, "_lat": _lat, "_NO_ZONE": NO_ZONE, "_seat": _seat,
+            "_holder": _holder, "_top": _top}
 
 
 def rank_strength_helper(table):

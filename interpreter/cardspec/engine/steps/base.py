@@ -16,7 +16,7 @@ list in the ruleset.
 from __future__ import annotations
 
 from ..compiler import Compiler
-from ...lang import BOOL
+from ...lang import BOOL, RuleFault
 
 STEP_TYPES = {}
 
@@ -151,8 +151,10 @@ def zone_of(game, comp, name, path, per_seat=None):
     return z.index
 
 
-class DealError(RuntimeError):
-    """A deal or a pass that cannot be carried out (too few cards); the State reports it as a RulesetError."""
+class DealError(RuleFault):
+    """A step that cannot go on with these cards or values (a deal larger than the stock, a bid range with no
+    bid, a short hand for the tricks, two seats passing to one); the State reports it as a RulesetError
+    at the step (``State._failed``)."""
 
     def __init__(self, step, message):
         super().__init__(message)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from ..compiler import Compiler, INTS
 from ..effects import compile_effects
 from ..slots import DEALER, TO_ACT
-from .base import Step, step_type
+from .base import DealError, Step, step_type
 from ...lang import BOOL, INT
 
 BID_CTX = (("seat", INT), ("bid", INT))
@@ -80,6 +80,9 @@ class Bid(Step):
             queue = [int(x) % n for x in self.order(s)]
         if not queue:
             return False
+        lo, hi = self.lo(s), self.hi(s)
+        if lo > hi:
+            raise DealError(self, f"no bid is possible: min {lo} is above max {hi}")
         s.queue = queue
         s.flight = []          # (seat, bid) in this step, for the view
         s.v[TO_ACT] = queue[0]

@@ -16,6 +16,9 @@ class Pass(Step):
 
     Seats choose one at a time from the dealer's left clockwise; passed cards
     stay hidden (in flight) until every seat has chosen, then arrive together.
+    ``to`` sends each seat's cards to a different seat (left, right, across, or
+    ``seat`` itself to keep them), so every hand keeps its size; two seats passing
+    to one is a fault of the ruleset (``DealError``, reported at this step).
     Action text: ``pass 2C 3C`` (any order; shown in display order).
     ``count: 0`` skips the step. With ``one_at_a_time: true`` a seat picks its
     cards in ``count`` actions of one card each (``pass 2C``), as OpenSpiel's
@@ -49,6 +52,11 @@ class Pass(Step):
         short = min(map(len, s.z[self.zone]))
         if short < k:
             raise DealError(self, f"cannot pass {k} cards from a hand of {short}")
+        targets = [self.to(s, seat) % n for seat in range(n)]
+        if len(set(targets)) < n:   # two seats passing to one: hands would change size (class doc)
+            t = next(t for t in targets if targets.count(t) > 1)
+            raise DealError(self, f"to: sends the cards of seats {', '.join(str(i) for i, x in enumerate(targets) if x == t)}"
+                                  f" all to seat {t}: each seat must receive the cards of exactly one seat")
         d = s.v[0]
         s.flight = [None] * n
         s.queue = [(d + 1 + i) % n for i in range(n)]

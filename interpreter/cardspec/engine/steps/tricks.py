@@ -56,7 +56,7 @@ import re
 
 from ..compiler import Compiler
 from ..effects import compile_effects, effects_source
-from .base import Step, step_type, zone_of
+from .base import DealError, Step, step_type, zone_of
 from ...lang import BOOL, CARD, INT, list_of
 from ..slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
 from ...cards import CardError, SUIT_NAMES
@@ -485,6 +485,11 @@ class Tricks(Step):
         total = self.count(s) if self.count is not None else len(hands[leader])
         if total <= 0 or not hands[leader]:
             return False
+        short = min(map(len, hands))
+        if short < total:   # every seat plays a card to each trick: a short hand would leave a seat stuck
+            seat = next(i for i, h in enumerate(hands) if len(h) == short)
+            raise DealError(self, f"seat {seat} holds {short} card(s) for {total} trick(s): every seat plays a "
+                                  f"card to each trick")
         v = s.v
         v[TRICKS_TOTAL] = total
         v[TRICK_NUMBER] = 1   # the trick in progress, from the moment its lead is to be chosen
