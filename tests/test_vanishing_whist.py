@@ -289,3 +289,20 @@ def test_cli_plays_all_21_deals_for_five_players():
     assert sum(1 for ln in lines if " bids " in ln) == 21 * 5
     assert any(ln.startswith("Game over (all 21 deals are played). Totals: 0: ") for ln in lines)
     assert "  dealt 1 cards to each forehead" in lines
+
+
+def test_won_tricks_are_turned_face_down():
+    """vanishing-whist.md, "Play" (seed 003: 勝ったプレイヤーは場のカードを全て裏向きにして、自分の脇に置きます):
+    the winner turns the trick face down beside them — another seat's view shows how many cards a seat
+    has taken, not which (oh-hell, OpenSpiel's game, leaves them face up)."""
+    s = play_out(game(4).new_state(seed=1), random.Random(1), until=lambda st: len(events(st, "trick")) >= 2)
+    taker = events(s, "trick")[0]["winner"]
+    other = (taker + 1) % 4
+    won = s.view(other)["zones"]["won"]
+    assert won[str(taker)] == {"count": len(s.view(taker)["zones"]["won"][str(taker)])} != {"count": 0}
+    assert isinstance(s.view(taker)["zones"]["won"][str(taker)], list)
+    # The base game keeps them face up.
+    base = play_out(cardspec.load("oh-hell", players=4).new_state(seed=1), random.Random(1),
+                    until=lambda st: len(events(st, "trick")) >= 1)
+    w = events(base, "trick")[0]["winner"]
+    assert isinstance(base.view((w + 1) % 4)["zones"]["won"][str(w)], list)
