@@ -275,3 +275,52 @@ def test_target_100_ends_the_match():
     assert max(totals[-1].values()) >= 100 and all(max(t.values()) < 100 for t in totals[:-1])
     over = s.log_all()[-1]
     assert over["ranking"][0] == min(range(4), key=lambda k: (totals[-1][str(k)], k))
+
+
+OMNIBUS = """extends: hearts
+name: omnibus-hearts
+description: Hearts with the jack of diamonds worth -10 to its taker.
+deck: {points: {JD: -10}}
+"""
+
+
+def _omnibus_games(tmp_path):
+    """Omnibus Hearts two ways: the issue 20 reproduction (a variant giving the JD -10 points) and the
+    Hearts family's option."""
+    f = tmp_path / "omnibus.yaml"
+    f.write_text(OMNIBUS)
+    return [cardspec.load(str(f), players=4, options={"first_pass": "none", "deals": 1}),
+            G(first_pass="none", deals=1, jack_of_diamonds=-10)]
+
+
+def _dealt(g, hands):
+    d = g.deck
+    return g.new_state(seed=0, deal={(g.zone["hand"].index, s): [d.face(c) for c in cs] for s, cs in hands.items()})
+
+
+def test_omnibus_jack_of_diamonds_is_a_bonus_card_not_a_penalty_card(tmp_path):
+    """black-lady.md, "Hearts" (published variants: the jd bonus) and issue 20 item 5: with the jack of
+    diamonds at -10 (Omnibus Hearts), shooting the moon is still all 13 hearts and the queen of spades (26
+    penalty points: the shooter scores 0 plus the JD's -10, everybody else 26), and the JD may be discarded
+    on the first trick (it is not a penalty card)."""
+    for g in _omnibus_games(tmp_path):
+        s = _dealt(g, suits_deal())
+        s.apply("2C", seat=0)
+        assert set(s.legal_actions()) == {r + "D" for r in RANKS}, "the JD is no penalty card"
+        while not s.terminal:
+            legal = s.legal_actions()
+            s.apply(next((a for a in legal if a != "QS"), legal[0]) if s.to_act == 3 else legal[0])
+        assert points(s) == [-10, 26, 26, 26]
+
+
+def test_omnibus_jack_of_diamonds_stays_with_its_taker_without_a_moon(tmp_path):
+    """Issue 20 item 5: without a moon, the JD's -10 counts for whoever takes it; the penalties stay."""
+    for g in _omnibus_games(tmp_path):
+        s = _dealt(g, {0: [r + "C" for r in RANKS[:12]] + ["AD"], 1: ["AC"] + [r + "D" for r in RANKS[:12]],
+                       2: [r + "H" for r in RANKS], 3: [r + "S" for r in RANKS]})
+        rng = random.Random(7)
+        while not s.terminal:
+            s.apply(rng.choice(s.legal_actions()))
+        assert [e["winner"] for e in s.log_all() if e["type"] == "trick"] == [1] + [0] * 12
+        # seat 0: 12 hearts, the QS and (in trick 2) seat 1's JD; seat 1: one heart.
+        assert points(s) == [15, 1, 0, 0]
