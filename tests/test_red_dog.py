@@ -219,8 +219,11 @@ def test_cannot_pay_refill_pays_what_they_have_and_is_bankrupt():
     g, s = pot_game(3, {1: ["7H", "9S"]}, rest=["8C"], start_chips=15)   # 5 chips each, pot 30
     s.apply("raise 5")                           # ×10 = 50, capped at 30: the pot is empty
     assert events(s, "red_dog_refill")[0]["each"] == 10
-    assert chips(s) == [0, 25, 0] and vars_(s)["pot"] == 20   # seat 1: 5 - 5 + 30 + 5 - 10
-    assert s.terminal                            # one player left in play
+    # seat 1: 5 - 5 + 30 + 5 - 10 = 25; one player left in play: the game is over and the pot's 20 go to
+    # the last player with chips (red-dog.md, End; settled in issue 20)
+    assert s.terminal
+    assert chips(s) == [0, 45, 0] and vars_(s)["pot"] == 0
+    assert events(s, "pot_taken") == [{"type": "pot_taken", "seat": 1, "chips": 20}]
 
 
 def test_bankrupt_players_are_skipped():
@@ -244,6 +247,32 @@ def test_end_once_bankrupt_at_the_next_emptied_pot():
     assert s.terminal
     assert chips(s) == [15, 0, 60] and vars_(s)["pot"] == 0   # seat 2: 15 - 15 + 45 + 15
     assert s.log_all()[-1]["ranking"] == [2, 0, 1]       # ranking by chips
+
+
+def test_last_player_with_chips_takes_the_pot_unless_an_option_says_otherwise():
+    """red-dog.md, End, and issue 20 item 12 (settled): when the game ends because only one player has
+    chips, the pot does not vanish: the last player takes it (the log says so); with end_pot=nobody it
+    leaves the game uncounted, and the log says that."""
+    g, s = pot_game(3, {1: ["7H", "9S"]}, rest=["8C"], start_chips=15, end_pot="nobody")
+    s.apply("raise 5")
+    assert s.terminal and chips(s) == [0, 25, 0] and vars_(s)["pot"] == 20
+    assert not events(s, "pot_taken")
+    assert events(s, "pot_left")[0]["pot"] == 20 and "nobody" in events(s, "pot_left")[0]["who"]
+    # Chips are conserved: what the players hold plus the pot is what they brought.
+    assert sum(chips(s)) + vars_(s)["pot"] == 3 * 15
+
+
+def test_turn_cap_says_where_the_pot_goes():
+    """red-dog.md, End ("at a suitable point"; issue 20 item 12): a game stopped by the turn cap with
+    chips in the pot says so in its log (nobody takes them); the game-over reason is still the cap."""
+    g = cardspec.load("red-dog", 4, {"max_turns": 7})
+    s = g.new_state(seed=3)
+    bot = PolicyBot(g, "basic")
+    while not s.terminal:
+        take_turn(s, bot)
+    pot = vars_(s)["pot"]
+    assert pot > 0 and events(s, "pot_left")[0]["pot"] == pot
+    assert s.log_all()[-1]["reason"].startswith("the turn cap")
 
 
 def test_turn_cap_option():
