@@ -295,5 +295,5 @@ def test_red_dog_casino_match_ends_in_words_when_every_hand_is_played():
     after them, which is not a safety cap."""
     out = run("play", "red-dog-casino", "--players", "2", "--seed", "1").stdout
     over = [ln for ln in out.splitlines() if ln.startswith("Game over")][0]
-    assert over.startswith("Game over (all the hands of the session have been played)."), over
+    assert over.startswith("Game over (all 20 deals are played)."), over   # a deal is a hand of the table
     assert "turn cap" not in out

@@ -5,7 +5,7 @@ rulesets/red-dog-casino.yaml (ace high). Positions are built by stacking the
 first shuffle (``deck_order``, top first): the pot game deals two cards to each
 seat from the dealer's left (round by round), then the turn's third card and
 the two replacement cards come off the top in that order; the casino game
-deals a hand's two cards after the bet, then the third card.
+turns the hand's two cards (for the whole table) after everyone's bet, then the third card.
 """
 from __future__ import annotations
 
@@ -372,7 +372,7 @@ def test_casino_spreads_from_the_worked_examples(a, b, spread):
     """red-dog.md worked examples: 7-10 spread 2, 5-10 spread 4, Q-7 spread 4, 5-9 spread 3."""
     g, s = casino([a, b, "2C"])
     s.apply("bet 10")
-    assert "call" in s.legal_actions() and "raise 10" in s.legal_actions()
+    assert s.legal_actions() == ["raise 10", "call"]
     s.apply("call")
     assert events(s, "red_dog_hand")[0]["spread"] == spread
 
@@ -419,15 +419,56 @@ def test_casino_pair_third_card_same_rank_pays_11_to_1_else_push_and_no_raise(th
     assert not any(e["type"] == "action" and e["action"].startswith("raise") for e in s.log_all())
 
 
-def test_casino_raise_up_to_the_original_bet():
-    """red-dog.md: the player may raise, adding up to the original bet."""
+def test_casino_raise_is_the_original_bet_again():
+    """red-dog.md "Casino Red Dog" and seed 002 (BETに置いた額と同額をRAISEに置いて): a raise adds exactly
+    the original bet; a player without the chips for it may only call."""
     g, s = casino(["5H", "TS", "7C"])
+    s.apply("bet 20")
+    assert s.legal_actions() == ["raise 20", "call"]
+    with pytest.raises(IllegalAction):
+        s.apply("raise 10")
+    s.apply("raise 20")
+    assert chips(s) == [1040]
+    g, s = casino(["5H", "TS", "7C"], bankroll=30)
+    s.apply("bet 20")
+    assert s.legal_actions() == ["call"]
+
+
+def test_casino_raise_up_to_the_original_bet_is_an_option():
+    """red-dog.md "Casino Red Dog" (a published alternative, raise_rule=up_to): add up to the original bet."""
+    g, s = casino(["5H", "TS", "7C"], raise_rule="up_to")
     s.apply("bet 20")
     assert sorted(int(a.split()[1]) for a in s.legal_actions() if a.startswith("raise")) == [5, 10, 15, 20]
     with pytest.raises(IllegalAction):
         s.apply("raise 25")
     s.apply("raise 20")
     assert chips(s) == [1040]
+
+
+def test_casino_everyone_bets_then_two_cards_serve_the_table_then_one_third_card():
+    """Seed 002 (casino, issue 20 item 10): everyone bets; then the dealer turns two cards for the whole
+    table; everyone declares a raise or not; then one third card settles every bet."""
+    g = cardspec.load("red-dog-casino", 3, {"decks": 1})
+    s = g.new_state(seed=1, deck_order=["5H", "TS", "7C", "2D", "3D", "4D"])
+    s.apply("bet 10", seat=0)
+    s.apply("bet 20", seat=1)
+    assert not events(s, "red_dog_cards"), "no card is turned before every player has bet"
+    s.apply("bet 30", seat=2)
+    assert [(e["first"], e["second"], e["spread"]) for e in events(s, "red_dog_cards")] == [("5H", "TS", 4)]
+    s.apply("raise 10", seat=0)
+    s.apply("call", seat=1)
+    assert count_third(s) == 0, "the third card waits for every declaration"
+    s.apply("raise 30", seat=2)
+    hands = events(s, "red_dog_hand")
+    assert [(e["seat"], e["stake"], e["third"], e["result"]) for e in hands] == \
+        [(0, 20, "7C", 1), (1, 20, "7C", 1), (2, 60, "7C", 1)]
+    assert chips(s) == [1020, 1020, 1060] and vars_(s)["house"] == -100
+    # The next hand: everyone bets again before any card is turned.
+    assert s.to_act == 0 and all(a.startswith("bet ") for a in s.legal_actions())
+
+
+def count_third(s):
+    return len(s.view(None)["zones"]["third"])
 
 
 def test_casino_decks_option():
@@ -445,8 +486,8 @@ def test_casino_property_chips_conserved_players_plus_house(players, seed, shoe)
     rng = random.Random(seed)
     deck = Counter(g.deck.cards)
     while not s.terminal:
-        v = s.view(None)["vars"]
-        assert sum(chips(s)) + v["house"] + v["stake"] == 200 * players
+        v = s.view(None)
+        assert sum(chips(s)) + v["vars"]["house"] + sum(v["counters"]["stake"]) == 200 * players
         assert _all_cards(g, s) == deck
         s.apply(rng.choice(s.legal_actions()))
 
