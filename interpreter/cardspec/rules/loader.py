@@ -260,8 +260,13 @@ def _describe(spec) -> str:
     return {"int": "a whole number", "bool": "true or false", "list": "a comma-separated list"}.get(t, "text")
 
 
-def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positions):
-    """Deep-merge ``child`` over ``base`` (see module doc); positions follow the winning value."""
+def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positions, problems=None):
+    """Deep-merge ``child`` over ``base`` (see module doc); positions follow the winning value.
+
+    Problems of the merge (an id the base does not have and no position for it, a position naming no
+    item) are appended to ``problems``; the item at fault is left out, so the base's items stay.
+    """
+    problems = [] if problems is None else problems
     if isinstance(base, dict) and isinstance(child, dict) and not is_by_option(child) and not is_by_option(base):
         out = {}   # (a by_option mapping replaces the base value, and is replaced, whole)
         for k in base:
@@ -269,7 +274,7 @@ def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positio
             _copy_pos(bpos, path + (k,), path + (k,), out_pos)
         for k, v in child.items():
             if k in base:
-                out[k] = _merge(base[k], v, bpos, cpos, path + (k,), out_pos)
+                out[k] = _merge(base[k], v, bpos, cpos, path + (k,), out_pos, problems)
             else:
                 out[k] = v
                 _copy_pos(cpos, path + (k,), path + (k,), out_pos)
@@ -279,39 +284,98 @@ def _merge(base, child, bpos: Positions, cpos: Positions, path, out_pos: Positio
                 out_pos[("key",) + path] = cpos[("key",) + path]
         return out
     if isinstance(base, list) and isinstance(child, list) and not isinstance(child, Replace) and child and \
-            all(isinstance(x, dict) and "id" in x for x in child) and \
-            any(isinstance(x, dict) and x.get("id") in {c["id"] for c in child} for x in base):
-        items = [(x, "b", i) for i, x in enumerate(base)]
-        merged = []
-        ids = [x.get("id") if isinstance(x, dict) else None for x in base]
-        result = list(items)
-        last = -1
-        for ci, cx in enumerate(child):
-            if cx["id"] in ids:
-                j = next(k for k, it in enumerate(result) if isinstance(it[0], dict) and it[0].get("id") == cx["id"])
-                result[j] = (cx, "m", (result[j][2], ci))
-                last = j
-            else:
-                result.insert(last + 1, (cx, "c", ci))
-                last += 1
-        for newi, (x, kind, src) in enumerate(result):
-            p = path + (newi,)
-            if kind == "b":
-                _copy_pos(bpos, path + (src,), p, out_pos)
-                merged.append(x)
-            elif kind == "c":
-                _copy_pos(cpos, path + (src,), p, out_pos)
-                merged.append(x)
-            else:
-                bi, ci = src
-                sub = Positions()
-                _copy_pos(bpos, path + (bi,), p, sub)
-                csub = Positions()
-                _copy_pos(cpos, path + (ci,), p, csub)
-                merged.append(_merge(base[bi], x, sub, csub, p, out_pos))
-        return merged
+            _has_ids(base) and _has_ids(child):
+        return _merge_by_id(base, child, bpos, cpos, path, out_pos, problems)
     _copy_pos(cpos, path, path, out_pos)
     return list(child) if isinstance(child, Replace) else child
+
+
+#: Keys of a variant's list item that place it (``after: ID``, ``before: ID``); not part of the merged item.
+PLACE_KEYS = ("after", "before")
+
+
+def _has_ids(items) -> bool:
+    return any(isinstance(x, dict) and "id" in x for x in items)
+
+
+def _list_name(path) -> str:
+    names = [str(p) for p in path if not isinstance(p, int)]
+    return f"{names[-1]}:" if names else "the list"
+
+
+def _merge_by_id(base, child, bpos, cpos, path, out_pos, problems):
+    """Merge a variant's id-list into its base's: an item whose id the base has is merged into that item
+    (and moved when it says ``after: ID`` / ``before: ID``); a new item must say where it goes with one of
+    those keys. Every item of the base that the variant does not name stays where it is (docs/rulesets.md,
+    "extends:"). An unknown id without a position is a problem with a did-you-mean hint (usually a typo);
+    so is an item without an id, or a position naming no item."""
+    result = [(x, "b", i) for i, x in enumerate(base)]
+
+    def find(ident):
+        return next((k for k, it in enumerate(result) if isinstance(it[0], dict) and it[0].get("id") == ident), None)
+
+    def ids():
+        return [str(it[0]["id"]) for it in result if isinstance(it[0], dict) and "id" in it[0]]
+
+    def near(ident):
+        close = difflib.get_close_matches(str(ident), ids(), n=1, cutoff=0.6)
+        return f"did you mean '{close[0]}'? " if close else ""
+
+    where = _list_name(path)
+    for ci, cx in enumerate(child):
+        if not isinstance(cx, dict) or "id" not in cx:
+            problems.append(cpos.problem(path + (ci,), f"this item of {where} has no id: a variant's {where} "
+                                         "is merged into the base's by id",
+                                         f"give it the id of the base's item it changes, or a new id with "
+                                         f"after: ID; to replace the base's whole list write {where} !replace "
+                                         f"[…] (ids: {', '.join(ids())})"))
+            continue
+        places = [k for k in PLACE_KEYS if k in cx]
+        at = None
+        if len(places) > 1:
+            problems.append(cpos.problem(path + (ci, places[1]), "give after: or before:, not both", key=True))
+            continue
+        if places:
+            target = cx[places[0]]
+            j = find(target)
+            if j is None or target == cx["id"]:
+                problems.append(cpos.problem(path + (ci, places[0]), f"{places[0]}: '{target}' names no item of "
+                                             f"{where}", near(target) + f"ids: {', '.join(ids())}"))
+                continue
+            at = (places[0], target)
+        item = {k: v for k, v in cx.items() if k not in PLACE_KEYS}
+        j = find(cx["id"])
+        if j is None and at is None:
+            problems.append(cpos.problem(path + (ci, "id"), f"'{cx['id']}' is not the id of an item of the base's "
+                                         f"{where} (the variant changes items by id)",
+                                         near(cx["id"]) + f"a new item says where it goes: after: ID or before: ID "
+                                         f"(ids: {', '.join(ids())})"))
+            continue
+        entry = (item, "c", ci) if j is None else (item, "m", (result[j][2], ci))
+        if j is not None:
+            del result[j]
+        if at is None:
+            result.insert(j, entry)
+        else:
+            k = find(at[1])
+            result.insert(k + 1 if at[0] == "after" else k, entry)
+    merged = []
+    for newi, (x, kind, src) in enumerate(result):
+        p = path + (newi,)
+        if kind == "b":
+            _copy_pos(bpos, path + (src,), p, out_pos)
+            merged.append(x)
+        elif kind == "c":
+            _copy_pos(cpos, path + (src,), p, out_pos)
+            merged.append(x)
+        else:
+            bi, ci = src
+            sub = Positions()
+            _copy_pos(bpos, path + (bi,), p, sub)
+            csub = Positions()
+            _copy_pos(cpos, path + (ci,), p, csub)
+            merged.append(_merge(base[bi], x, sub, csub, p, out_pos, problems))
+    return merged
 
 
 def _copy_pos(src: Positions, frm, to, dst: Positions):
@@ -415,9 +479,10 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
         merged_pos = Positions(sources={**base.positions.sources, **pos.sources}, file=file)
         child = {k: v for k, v in data.items() if k != "extends"}
         extends_problems = _check_overrides(base, child, pos)
+        data = _merge(base.data, child, base.positions, pos, (), merged_pos, extends_problems)
+        extends_problems += _check_redefinitions(base.data, child, pos)
         if extends_problems and strict:
             raise RulesetError(extends_problems)
-        data = _merge(base.data, child, base.positions, pos, (), merged_pos)
         merged_pos[()] = pos[()]
         pos = merged_pos
         chain = base.chain + chain
@@ -493,6 +558,42 @@ def _check_option_defaults(data: dict, pos: Positions) -> list:
     return out
 
 
+def _check_redefinitions(base: dict, child: dict, pos: Positions) -> list:
+    """Problems of a variant's definition that has the name of a base definition but other parameters
+    (``deal_points: 5`` over ``deal_points(s)``): it would be a second definition, not the override the
+    author meant. (One file defining a name twice is caught when the names are bound: cardspec.engine.names.)"""
+    out = []
+    bdefs, cdefs = base.get("define"), child.get("define")
+    if not isinstance(bdefs, dict) or not isinstance(cdefs, dict):
+        return out
+    by_name = {}
+    for key in bdefs:
+        by_name.setdefault(_define_name(key), key)
+    for key in cdefs:
+        name = _define_name(key)
+        bkey = by_name.get(name)
+        if name is None or bkey is None or _define_sig(bkey) == _define_sig(key):
+            continue
+        out.append(pos.problem(("define", key), f"'{key}' redefines the base's '{bkey}' with other parameters",
+                               f"an override keeps the parameters: write '{bkey}: …' (parameters by position, "
+                               "the same count)" if "(" in str(bkey) else f"write '{bkey}: …'", key=True))
+    return out
+
+
+def _define_name(key):
+    name = str(key).split("(", 1)[0].strip()
+    return name if name.isidentifier() else None
+
+
+def _define_sig(key) -> int:
+    """How many parameters a ``define:`` key declares (``taken(s)`` → 1, ``penalty_total`` → 0)."""
+    key = str(key)
+    if "(" not in key:
+        return 0
+    inner = key.split("(", 1)[1].rsplit(")", 1)[0]
+    return len([p for p in inner.split(",") if p.strip()])
+
+
 def _check_overrides(base: Ruleset, child: dict, pos: Positions) -> list:
     """Problems of a child ruleset naming options its base does not declare (usually a typo).
 
@@ -538,6 +639,14 @@ def _plain(error) -> str:
     if v == "maximum":
         return f"must be at most {error.validator_value}; found {inst}"
     if v in ("oneOf", "anyOf"):
+        # A value that may also be a by_option choice: when it is not one, say what the other branch wanted.
+        branches = error.validator_value if isinstance(error.validator_value, list) else []
+        plain = [i for i, b in enumerate(branches) if b != {"$ref": "#/$defs/by_option"}]
+        if len(plain) == 1 and len(branches) == 2 and not (isinstance(inst, dict) and "by_option" in inst):
+            subs = [e for e in error.context or () if e.relative_schema_path and
+                    e.relative_schema_path[0] == plain[0]]
+            if subs:
+                return _plain(subs[0])
         return f"not a valid {error.schema.get('title') or 'value'} here" + (
             f": {error.schema['description'].split('.')[0]}" if error.schema.get("description") else "")
     if v == "minItems":
