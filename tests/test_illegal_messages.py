@@ -82,8 +82,8 @@ def test_without_a_reason_the_restriction_is_quoted_as_written():
     for a in ("2C", "AC", "KC"):
         s.apply(a)
     e = refuse(s, "AH")
-    assert e.reason == ("not legal: the rule play: trick_number != 1 or card.points == 0 or "
-                        "all(c in hand where c.points > 0)")
+    assert e.reason == ("not legal: the rule play: trick_number != 1 or not penalty_card(card) or "
+                        "all(c in hand where penalty_card(c))")
 
 
 def test_many_legal_actions_are_listed_compactly():
