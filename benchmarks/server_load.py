@@ -8,11 +8,22 @@ nothing was lost — the events received in updates are exactly the seat's and t
 spectator's whole logs (fetched again with get_view since 0) — and that no error message
 arrived. Reports actions per second (every action at every table, bots included).
 
+With ``--hostile`` (issue 16) it measures what one client can do to another instead: a client
+sends ``hello`` every 50 ms and times each reply, first on a quiet server (``--baseline`` s), then
+while a hostile client, on four connections at once, (1) creates an Eleusis table whose dealer types
+a rule with four nested loops over the 104-card deck and has a child play (one judgement would take
+minutes), (2) asks for bots ``ismcts:infs`` and ``ismcts:100000000`` and then fills six tables with
+four searching bots at the server's caps, (3) deals Eleusis hands of 26 cards (hundreds of thousands
+of legal actions) and follows every seat, (4) sends 200 ``create`` messages as fast as it can. It
+prints the latency percentiles (target: every hello under 100 ms; exit status 1 otherwise) and what
+each attack got.
+
 A benchmark, not a test: it only sends to 127.0.0.1, is bounded by --timeout, and stops by
 itself. Usage:
 
     python benchmarks/server_load.py                      # 50 Hearts matches
     python benchmarks/server_load.py --tables 50 --ruleset cancellation-black-lady --players 8 --json
+    python benchmarks/server_load.py --hostile            # hello latency under attack
 """
 from __future__ import annotations
 
@@ -105,6 +116,178 @@ async def run(args):
             "server_stderr": err.strip()[-500:]}
 
 
+# ---- --hostile: one client attacks, another measures its hello latency (issue 16) ----------------------
+SLOW_RULE = ("count(x in deck where count(y in deck where count(z in deck where count(w in deck where "
+             "x.rank + y.rank + z.rank + w.rank > card.rank) > 0) > 0) > 0) > 0")
+
+
+async def _recv_until(ws, pred, limit=200):
+    for _ in range(limit):
+        m = json.loads(await ws.recv())
+        if pred(m):
+            return m
+    raise RuntimeError("no such reply")
+
+
+async def hostile_rule(url, report):
+    """An Eleusis dealer types a rule with four loops over the 104-card deck, then a child plays."""
+    async with connect(url, max_size=None, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "create", "ruleset": "eleusis-prophets", "players": 4, "seed": 1, "id": 1}))
+        t = await _recv_until(ws, lambda m: m.get("id") == 1)
+        toks = t["tokens"]
+        t0 = time.perf_counter()
+        await ws.send(json.dumps({"type": "act", "table": t["table"], "token": toks[str(t["to_act"])],
+                                  "action": "write " + SLOW_RULE, "id": 2}))
+        r = await _recv_until(ws, lambda m: m.get("id") == 2)
+        if r["type"] == "error":
+            report["slow rule"] = f"refused when typed in {time.perf_counter() - t0:.2f} s: {r['code']}: " \
+                                  f"{r['message'][:120]}"
+            return
+        nxt = str((t["to_act"] + 1) % 4)
+        await ws.send(json.dumps({"type": "get_view", "table": t["table"], "token": toks[nxt], "id": 3}))
+        v = (await _recv_until(ws, lambda m: m.get("id") == 3))["view"]
+        t0 = time.perf_counter()
+        await ws.send(json.dumps({"type": "act", "table": t["table"], "token": toks[str(v["to_act"])],
+                                  "action": v["legal_actions"][0], "id": 4}))
+        r = await _recv_until(ws, lambda m: m.get("id") == 4)
+        report["slow rule"] = f"judgement answered in {time.perf_counter() - t0:.2f} s: " + \
+            (f"{r['code']}: {r['message'][:120]}" if r["type"] == "error" else r["type"])
+
+
+async def hostile_bots(url, report):
+    """Unbounded bot specs (refused), then tables of four bots at the caps, played as fast as allowed."""
+    async with connect(url, max_size=None, ping_interval=None) as ws:
+        got = []
+        for i, spec in enumerate(["ismcts:infs", "ismcts:100000000"]):
+            await ws.send(json.dumps({"type": "create", "ruleset": "hearts", "bots": {"1": spec}, "id": 10 + i}))
+            r = await _recv_until(ws, lambda m: m.get("id") == 10 + i)
+            got.append(f"{spec}: {r.get('code', r['type'])}")
+        for i in range(6):
+            await ws.send(json.dumps({"type": "create", "ruleset": "hearts", "bot_delay": 0, "id": 20 + i,
+                                      "bots": {str(s): "ismcts:5000" if s % 2 else "ismcts:2s" for s in range(4)}}))
+            r = await _recv_until(ws, lambda m: m.get("id") == 20 + i)
+            got.append(r.get("code", r["type"]))
+        report["bots"] = ", ".join(got[:2]) + f"; {got[2:].count('created')} tables of 4 searching bots at the caps"
+
+
+async def hostile_legal(url, report):
+    """Eleusis with 26-card hands: hundreds of thousands of legal actions for the seat to act."""
+    async with connect(url, max_size=None, ping_interval=None) as ws:
+        await ws.send(json.dumps({"type": "create", "ruleset": "eleusis-prophets", "players": 4, "seed": 2,
+                                  "options": {"hand_size": 26}, "id": 30}))
+        t = await _recv_until(ws, lambda m: m.get("id") == 30)
+        if t["type"] == "error":
+            report["legal"] = f"{t['code']}: {t['message'][:100]}"
+            return
+        toks = t["tokens"]
+        await ws.send(json.dumps({"type": "act", "table": t["table"], "token": toks[str(t["to_act"])],
+                                  "action": "rule colours_alternate", "id": 31}))
+        await _recv_until(ws, lambda m: m.get("id") == 31)
+        t0 = time.perf_counter()
+        for s in range(4):
+            await ws.send(json.dumps({"type": "join", "table": t["table"], "token": toks[str(s)]}))
+        u = await _recv_until(ws, lambda m: m["type"] == "update" and "legal_actions" in m["view"], limit=50)
+        size = len(json.dumps(u))
+        report["legal"] = f"{u['view'].get('legal_count', len(u['view']['legal_actions']))} legal actions, update " \
+                          f"of {size / 1024:.0f} KB after {time.perf_counter() - t0:.2f} s"
+
+
+async def hostile_flood(url, report):
+    """200 create messages as fast as one connection can send them (it does not answer pings meanwhile: the
+    server stops reading a connection whose messages wait, so a client's keep-alive would give up)."""
+    async with connect(url, max_size=None, ping_interval=None) as ws:
+        t0 = time.perf_counter()
+        for i in range(200):
+            await ws.send(json.dumps({"type": "create", "ruleset": "hearts", "id": 100 + i}))
+        sent = time.perf_counter() - t0
+        codes = {}
+        try:
+            for _ in range(200):
+                r = await _recv_until(ws, lambda m: m.get("id", 0) >= 100)
+                k = r.get("code", r["type"])
+                codes[k] = codes.get(k, 0) + 1
+        except Exception as e:  # noqa: BLE001 - the server may close a connection that floods it
+            codes[f"then closed by the server ({type(e).__name__}: {e})"] = 1
+        report["flood"] = f"200 creates sent in {sent:.2f} s, answered in {time.perf_counter() - t0:.2f} s: " + \
+            ", ".join(f"{v} {k}" for k, v in sorted(codes.items()))
+
+
+async def measure_hello(url, stop, lat, period=0.05):
+    async with connect(url, max_size=None) as ws:
+        i = 0
+        while not stop.is_set():
+            i += 1
+            t0 = time.perf_counter()
+            await ws.send(json.dumps({"type": "hello", "id": i}))
+            await _recv_until(ws, lambda m: m.get("id") == i)
+            lat.append(time.perf_counter() - t0)
+            await asyncio.sleep(period)
+
+
+def _stats(lat):
+    xs = sorted(lat)
+    pick = lambda q: xs[min(len(xs) - 1, int(q * len(xs)))] * 1000   # noqa: E731
+    return {"n": len(xs), "p50_ms": round(pick(0.5), 1), "p95_ms": round(pick(0.95), 1),
+            "max_ms": round(xs[-1] * 1000, 1)}
+
+
+async def run_hostile(args):
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--bot-delay", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("cardspec: serving "):
+            raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
+        url = line.split()[-1].replace("http://", "ws://") + "ws"
+        quiet, loud, report = [], [], {}
+        stop = asyncio.Event()
+        m = asyncio.create_task(measure_hello(url, stop, quiet))
+        await asyncio.sleep(args.baseline)
+        stop.set()
+        await m
+        stop = asyncio.Event()
+        m = asyncio.create_task(measure_hello(url, stop, loud))
+        t0 = time.perf_counter()
+        chosen = {"rule": hostile_rule, "bots": hostile_bots, "legal": hostile_legal, "flood": hostile_flood}
+        attacks = asyncio.gather(*(chosen[a](url, report) for a in args.attacks.split(",")), return_exceptions=True)
+        try:
+            res = await asyncio.wait_for(asyncio.shield(attacks), args.timeout)
+        except asyncio.TimeoutError:
+            res = ["the attack did not finish within --timeout"]
+        await asyncio.sleep(max(0.0, args.attack - (time.perf_counter() - t0)))   # bots keep searching meanwhile
+        stop.set()
+        await m
+        errors = [repr(r) for r in res if r is not None]
+    finally:
+        proc.terminate()
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            err = ""
+    return {"baseline": _stats(quiet), "under_attack": _stats(loud), "attack": report, "attack_errors": errors,
+            "server_stderr_lines": len(err.strip().splitlines()), "server_stderr": err.strip()[-300:]}
+
+
+def main_hostile(args):
+    res = asyncio.run(run_hostile(args))
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        b, a = res["baseline"], res["under_attack"]
+        print(f"hello latency, quiet server:   p50 {b['p50_ms']} ms, p95 {b['p95_ms']} ms, max {b['max_ms']} ms "
+              f"({b['n']} hellos)")
+        print(f"hello latency, under attack:   p50 {a['p50_ms']} ms, p95 {a['p95_ms']} ms, max {a['max_ms']} ms "
+              f"({a['n']} hellos)")
+        for k, v in res["attack"].items():
+            print(f"  {k}: {v}")
+        for e in res["attack_errors"]:
+            print("  attack error:", e)
+        print(f"server stderr: {res['server_stderr_lines']} lines" +
+              (f"; last: {res['server_stderr']}" if res["server_stderr"] else ""))
+    sys.exit(0 if res["under_attack"]["max_ms"] < 100 else 1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tables", type=int, default=50)
@@ -113,7 +296,16 @@ def main():
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--hostile", action="store_true",
+                    help="one hostile client (slow typed rule, bots at the caps, huge legal lists, a table flood) "
+                         "while another measures its hello latency")
+    ap.add_argument("--attacks", default="rule,bots,legal,flood", help="--hostile: which attacks (comma-separated)")
+    ap.add_argument("--baseline", type=float, default=3.0, help="--hostile: seconds of hellos before the attack")
+    ap.add_argument("--attack", type=float, default=20.0, help="--hostile: seconds of hellos during the attack")
     args = ap.parse_args()
+    if args.hostile:
+        args.timeout = min(args.timeout, 120.0)
+        return main_hostile(args)
     res = asyncio.run(run(args))
     if args.json:
         print(json.dumps(res, indent=1))

@@ -11,8 +11,11 @@ An ASGI app (Starlette) served by uvicorn:
   with a 4xx/5xx status;
 - ``GET /api/tables/{id}`` — one table's public facts.
 
-Bots play server-side, one move per ``bot_delay`` seconds per table (random bots inline,
-others in a worker thread so the event loop never waits on a search). Tables idle for
+The engine's work (creating a table, an action and its judgement, views with their legal actions,
+bot moves) runs off the event loop in ``EngineRunner``: one thread per call, one call per table at
+a time, a fair share of threads per owner, and a CPU budget per call (``max_call_seconds``), so no
+client can freeze the others. Bots play server-side, one move per ``bot_delay`` seconds per table.
+Tables idle for
 ``idle_timeout`` seconds are closed by a reaper task. Messages over ``max_message_bytes`` get a
 ``message/too_large`` error; frames over 16× that close the connection (WebSocket code 1009).
 """
@@ -20,11 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import functools
 import logging
-import time
+import random
 import socket
 import sys
+import threading
+import time
 from collections import deque
 from pathlib import Path
 
@@ -35,23 +41,166 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .players import RandomBot
-from .protocol import Limits, ProtocolError, Registry, Session, encode, internal_error, parse_message
+from .protocol import (Limits, ProtocolError, Registry, Session, _validator, encode, internal_error, parse_message,
+                       ruleset_catalogue, schemas)
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 
 #: HTTP status of each error code on the HTTP API.
 HTTP_STATUS = {"json/malformed": 400, "message/invalid": 400, "message/unknown_type": 400,
                "message/too_large": 413, "table/not_found": 404, "table/limit": 503, "table/invalid": 400,
-               "ruleset/unknown": 400, "ruleset/invalid": 400, "auth/bad_token": 403, "server/internal": 500}
+               "ruleset/unknown": 400, "ruleset/invalid": 400, "auth/bad_token": 403, "server/internal": 500,
+               "table/over_budget": 503}
 
 MAX_OUTBOX = 1000
 
 
-class BotRunner:
-    """Plays the bot seats of every table: one asyncio task per table while a bot is to act."""
+class OverBudget(BaseException):
+    """Raised inside a worker thread whose engine call ran past its CPU budget (``EngineRunner``).
 
-    def __init__(self, registry: Registry):
+    A ``BaseException`` so that no ``except Exception`` in the engine or a bot swallows it."""
+
+
+class _Job:
+    """One engine call in its own thread: its result goes to an asyncio future; ``cpu()`` reads the
+    thread's CPU clock; ``interrupt()`` raises ``OverBudget`` in it (at its next Python bytecode)."""
+
+    def __init__(self, fn, loop):
+        self.fn, self.loop = fn, loop
+        self.future = loop.create_future()
+        self.guard = threading.Lock()
+        self.running = False
+        self.ident = self.clock = None
+        self.thread = threading.Thread(target=self._main, name="cardspec-engine", daemon=True)
+
+    def _main(self):
+        self.ident = threading.get_ident()
+        try:
+            self.clock = time.pthread_getcpuclockid(self.ident)
+        except (AttributeError, OSError):   # not on this platform: the wall-clock limit still applies
+            self.clock = None
+        result = exc = None
+        try:
+            try:
+                with self.guard:
+                    self.running = True
+                result = self.fn()
+            finally:
+                with self.guard:
+                    self.running = False
+        except BaseException as e:  # noqa: BLE001 - handed to the event loop
+            exc = e
+        try:
+            self.loop.call_soon_threadsafe(self._settle, result, exc)
+        except RuntimeError:   # the loop has closed (server shutting down)
+            pass
+
+    def _settle(self, result, exc):
+        if not self.future.done():
+            if exc is None:
+                self.future.set_result(result)
+            else:
+                self.future.set_exception(exc)
+
+    def cpu(self) -> float:
+        if self.clock is None:
+            return 0.0
+        try:
+            return time.clock_gettime(self.clock)
+        except OSError:   # the thread has ended
+            return 0.0
+
+    def interrupt(self):
+        with self.guard:
+            if self.running and self.ident is not None:
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.ident), ctypes.py_object(OverBudget))
+
+
+class EngineRunner:
+    """Runs the engine's work off the event loop, within budgets, fairly.
+
+    Every call that reads or changes a game state — creating a table (loading its game, dealing), an
+    action with its judgement (a rule typed at run time), a view with its legal actions, a bot's
+    search — runs in a thread of its own, so the event loop keeps answering everyone else. Each call:
+
+    - waits for its table (one call per table at a time, queued on the loop, no thread blocked);
+    - waits for a slot: at most ``per_owner`` calls at once for the tables of one owner (the address,
+      or connection, that created them) and ``workers`` in all, so one client's slow tables cannot take
+      every thread;
+    - gets ``budget`` CPU seconds (``Limits.max_call_seconds``, the thread's own CPU clock; and 4× that
+      plus 1 s of wall time). Past it the call is interrupted (``OverBudget`` raised in its thread) and
+      ``ProtocolError`` ``table/over_budget`` raised here; a call that changes the state (``mutates``)
+      may have left it half done, so its table is closed (reason ``over_budget``).
+    """
+
+    def __init__(self, registry: Registry, workers: int = 4, per_owner: int = 2):
         self.registry = registry
+        self.workers, self.per_owner = workers, per_owner
+        self._slots = None
+        self._owners: dict = {}   # owner -> [Semaphore, users]
+        self._tables: dict = {}   # table id -> [Lock, users]
+        self.interrupted = 0
+
+    @contextlib.asynccontextmanager
+    async def _held(self, pool: dict, key, make):
+        entry = pool.get(key)
+        if entry is None:
+            entry = pool[key] = [make(), 0]
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if entry[1] == 0:
+                pool.pop(key, None)
+
+    async def run(self, table, fn, mutates: bool = False, owner=None, budget: float | None = None):
+        """``fn()`` in a worker thread (see the class doc). Returns its result or raises its exception."""
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.workers)
+        if owner is None and table is not None:
+            owner = table.address or table.client or table.id
+        async with contextlib.AsyncExitStack() as stack:
+            if table is not None:
+                await stack.enter_async_context(self._held(self._tables, table.id, asyncio.Lock))
+                if table.closed is not None:
+                    raise ProtocolError("table/not_found", f"table {table.id} has closed ({table.closed})")
+            await stack.enter_async_context(self._held(self._owners, owner, lambda: asyncio.Semaphore(self.per_owner)))
+            await stack.enter_async_context(self._slots)
+            return await self._call(table, fn, mutates, budget or self.registry.limits.max_call_seconds)
+
+    async def _call(self, table, fn, mutates, budget):
+        job = _Job(fn, asyncio.get_running_loop())
+        job.thread.start()
+        wall = time.monotonic() + 4 * budget + 1
+        while True:
+            await asyncio.wait({job.future}, timeout=0.1)
+            if job.future.done():
+                return job.future.result()
+            if job.cpu() > budget or time.monotonic() > wall:
+                break
+        self.interrupted += 1
+        job.interrupt()
+        try:
+            await asyncio.wait_for(asyncio.shield(job.future), 2.0)
+        except BaseException:  # noqa: BLE001 - OverBudget, or whatever the call raised on its way out
+            pass
+        if table is not None and (mutates or not job.future.done()) and table.closed is None:
+            self.registry.close(table, "over_budget")
+        what = "the action" if mutates else "the request"
+        raise ProtocolError("table/over_budget", f"{what} took more than {budget:g} s of CPU, the most one call "
+                            "may take on this server (max_call_seconds): a rule, a bot or a listing too costly"
+                            + ("; the table is closed" if table is not None and table.closed else ""))
+
+
+class BotRunner:
+    """Plays the bot seats of every table: one asyncio task per table while a bot is to act, every
+    move in the ``EngineRunner`` (a search within the budget; past it a random legal move)."""
+
+    def __init__(self, registry: Registry, engine: EngineRunner):
+        self.registry = registry
+        self.engine = engine
         self.running: dict[str, asyncio.Task] = {}
         self.errors = 0
 
@@ -59,24 +208,47 @@ class BotRunner:
         if table.closed is None and table.id not in self.running and table.bot_to_act() is not None:
             self.running[table.id] = asyncio.get_running_loop().create_task(self._run(table))
 
+    def _prepare(self, t):
+        """In a worker: a random bot moves at once; a searching bot gets its view (None: no bot to act)."""
+        seat = t.bot_to_act()
+        if seat is None:
+            return None
+        bot = t.bot_for(seat)
+        if type(bot) is RandomBot:
+            t.play_bot(self.registry.clock())
+            return "moved"
+        return seat, bot, t.state.view(seat, log=bot.wants_log)
+
+    def _play(self, t, seat, action):
+        if t.closed is None and t.bot_to_act() == seat:
+            if action is None:   # the search ran out of time: a random legal move, from (seed, seat, decision)
+                legal = t.state.legal_actions()
+                action = random.Random(f"{t.seed}-timeout-{seat}-{len(t.applied)}").choice(legal)
+            t.act(seat, action, self.registry.clock())
+
     async def _run(self, t):
         try:
             while t.closed is None and t.bot_to_act() is not None:
                 await asyncio.sleep(t.bot_delay)
-                seat = t.bot_to_act()
-                if t.closed is not None or seat is None:
+                if t.closed is not None:
                     break
-                bot = t.bot_for(seat)
-                if isinstance(bot, RandomBot):
-                    t.play_bot(self.registry.clock())
-                else:
-                    view = t.state.view(seat, log=bot.wants_log)
-                    action = await asyncio.to_thread(bot.act, view, view["legal_actions"])
-                    if t.closed is None and t.bot_to_act() == seat:
-                        t.act(seat, action, self.registry.clock())
-        except ProtocolError as e:  # a bot answered something illegal: a bug in the bot
-            self.errors += 1
-            print(f"cardspec serve: table {t.id}: bot error: {e.code}: {e.message}", file=sys.stderr)
+                job = await self.engine.run(t, lambda: self._prepare(t), mutates=True)
+                if job is None:
+                    break
+                if job == "moved":
+                    continue
+                seat, bot, view = job
+                try:
+                    action = await self.engine.run(t, lambda: bot.act(view, view["legal_actions"]))
+                except ProtocolError as e:
+                    if e.code != "table/over_budget" or t.closed is not None:
+                        raise
+                    action = None
+                await self.engine.run(t, lambda: self._play(t, seat, action), mutates=True)
+        except ProtocolError as e:
+            if e.code not in ("table/not_found", "table/over_budget"):   # else: the table closed meanwhile
+                self.errors += 1
+                print(f"cardspec serve: table {t.id}: bot error: {e.code}: {e.message}", file=sys.stderr)
         except Exception as e:  # noqa: BLE001 - a bot's bug must not take the server down
             self.errors += 1
             print(f"cardspec serve: table {t.id}: bot error: {type(e).__name__}: {e}", file=sys.stderr)
@@ -244,6 +416,12 @@ def origin_allowed(origin: str | None, host: str | None, allow: tuple = ()) -> b
     return bool(sep) and scheme in ("http", "https") and host is not None and rest == host.strip().lower()
 
 
+def _warm_up():
+    ruleset_catalogue()
+    for name in schemas():
+        _validator(name)
+
+
 def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> Starlette:
     """The ASGI app with its own table registry (``app.state.registry``) and bot runner.
 
@@ -254,9 +432,23 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     allow_origins = tuple(allow_origins or ())
     registry = Registry(limits, store=store)
     ws_counts: dict = {}
-    runner = BotRunner(registry)
-    registry.on_change = runner.changed
+    engine = EngineRunner(registry)
+    runner = BotRunner(registry, engine)
     lim = registry.limits
+    loops = []
+
+    def soon(fn, *args):
+        """Call ``fn`` on the event loop (tables change in worker threads; asyncio is not thread-safe)."""
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if loops and here is not loops[0]:
+            loops[0].call_soon_threadsafe(fn, *args)
+        else:
+            fn(*args)
+
+    registry.on_change = lambda t: soon(runner.changed, t)
 
     async def reaper():
         period = max(0.05, min(lim.idle_timeout / 4, 30.0))
@@ -266,6 +458,8 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
+        loops[:] = [asyncio.get_running_loop()]
+        await asyncio.to_thread(_warm_up)   # read every built-in, build every schema check, before the first message
         if store is not None:
             done = registry.restore()
             print(f"cardspec: store {store.url}: {len(done['restored'])} open tables restored"
@@ -274,7 +468,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
                 print(f"cardspec: table {tid} not restored: {why}", file=sys.stderr, flush=True)
             for tid in done["restored"]:
                 runner.changed(registry.tables[tid])     # a bot to act moves on
-        task = asyncio.get_running_loop().create_task(reaper())
+        task = loops[0].create_task(reaper())
         try:
             yield
         finally:
@@ -305,7 +499,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
                                                  f"{lim.connection_timeout:g} s"))
         msg = parse_message(body, lim.max_message_bytes)
         ip = request.client.host if request.client else None
-        reply = Session(registry, address=ip).handle({**msg, "type": "create"})[0]
+        reply = (await Session(registry, address=ip).handle_async({**msg, "type": "create"}, engine.run))[0]
         if reply["type"] == "error":
             return JSONResponse(reply, status_code=HTTP_STATUS.get(reply["code"], 409))
         return JSONResponse(reply, status_code=201)
@@ -334,7 +528,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
         session = Session(registry, address=ip)
         wake = asyncio.Event()
         outbox: deque = deque()
-        session.on_dirty = wake.set
+        session.on_dirty = lambda: soon(wake.set)
 
         async def writer():
             while True:
@@ -342,12 +536,18 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
                 wake.clear()
                 while outbox:
                     await websocket.send_text(encode(outbox.popleft()))
-                try:
-                    ups = session.updates()
-                except Exception as e:  # noqa: BLE001 - a bug in one update must not end the connection
-                    ups = [internal_error(e, " building updates").to_message()]
-                for m in ups:
+                closed, todo = session.pending()
+                for m in closed:
                     await websocket.send_text(encode(m))
+                for key, sub in todo:   # each view (with its legal actions) is built off the loop
+                    try:
+                        m = await engine.run(sub.table, functools.partial(session.update_for, key, sub))
+                    except ProtocolError as e:
+                        m = None if e.code == "table/not_found" else e.to_message()
+                    except Exception as e:  # noqa: BLE001 - a bug in one update must not end the connection
+                        m = internal_error(e, " building an update").to_message()
+                    if m is not None:
+                        await websocket.send_text(encode(m))
 
         wtask = asyncio.get_running_loop().create_task(writer())
         try:
@@ -363,7 +563,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
                 data = msg.get("text")
                 if data is None:
                     data = msg.get("bytes") or b""
-                outbox.extend(session.handle(data))
+                outbox.extend(await session.handle_async(data, engine.run))
                 if len(outbox) > MAX_OUTBOX:   # a client that sends without reading
                     await websocket.close(code=1008, reason="too many unread replies")
                     break
@@ -388,6 +588,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.registry = registry
     app.state.bots = runner
+    app.state.engine = engine
     return app
 
 
@@ -408,6 +609,7 @@ def serve_http(address: str, limits: Limits | None = None, log_level: str = "war
     asked) on ``out`` (stdout). Raises ``ValueError`` for a bad address, ``OSError`` when the
     address cannot be bound.
     """
+    import gc
     import uvicorn
     host, port = parse_address(address)
     limits = limits or Limits()
@@ -420,6 +622,12 @@ def serve_http(address: str, limits: Limits | None = None, log_level: str = "war
     shown = f"[{host}]" if ":" in host else host
     print(f"cardspec: serving http://{shown}:{real}/", file=out or sys.stdout, flush=True)
     config = uvicorn_config(create_app(limits, allow_origins, store), limits, log_level)
+    # The event loop shares the GIL with the engine's threads: take it back within 1 ms (not 5), and keep
+    # the cyclic collector's full passes (100-150 ms over the millions of objects of a 464 k-action listing,
+    # with the GIL held) rare: the code and data loaded so far are frozen out of them.
+    sys.setswitchinterval(0.001)
+    gc.freeze()
+    gc.set_threshold(700, 10, 1000)
     uvicorn.Server(config).run(sockets=[sock])
     return 0
 

@@ -7,7 +7,7 @@ const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const SUIT_ORDER = ["S", "H", "C", "D"];     // alternating colours
 const KNOWN_VIEW_KEYS = new Set(["seat", "players", "deal", "dealer", "to_act", "terminal", "step", "zones",
   "counters", "vars", "trick", "leader", "led_suit", "trump", "scores", "step_index", "system",
-  "legal_actions", "log"]);
+  "legal_actions", "legal_count", "legal_more", "log"]);
 
 const S = {
   rulesets: [], table: null, token: null, seat: null, bots: [], view: null, version: -1,
@@ -379,6 +379,9 @@ function renderMe(v, mine) {
       (other.length ? (cardActions.length ? ", or choose an action" : ": choose an action") : "") + ".";
     if (cardActions.length && candidates.some(a => a.cards.length > sel.length) && S.selected.length)
       prompt += " Selected: " + sel.join(" ") + ".";
+    if (v.legal_more)   // a long list is cut by the server (docs/protocol.md): any legal action may be typed
+      prompt += " " + v.legal_count + " legal actions; the first " + v.legal_actions.length +
+        " are offered here: type any other below.";
   } else if (S.seat !== null) prompt = "Waiting for " + seatName(v.to_act) + "\u2026";
   $("#prompt").textContent = prompt;
   $("#type-action").hidden = !mine;
