@@ -71,19 +71,25 @@ def test_a_read_over_budget_leaves_the_table_open():
 
 def test_one_owner_cannot_take_every_worker():
     """Calls for one owner's tables share per_owner threads; another owner's call starts at once."""
+    import threading
     reg = Registry()
     engine = EngineRunner(reg, workers=3, per_owner=2)
-    started = []
+    started, gate = [], threading.Event()
+
+    def held(i):
+        started.append(i)
+        gate.wait(20)          # holds its thread (no CPU) until the test lets it go
+        return i
 
     async def main():
-        hostile = [asyncio.create_task(engine.run(None, lambda i=i: (started.append(i), _spin(0.4)), owner="flood"))
-                   for i in range(6)]
-        await asyncio.sleep(0.1)
-        mine = await engine.run(None, lambda: (started.append("mine"), "ok")[1], owner="me")
-        assert len([x for x in started if x != "mine"]) <= 2          # the flood holds two threads at most
-        await asyncio.gather(*hostile)
-        return mine
-    assert asyncio.run(main()) == "ok"
+        flood = [asyncio.create_task(engine.run(None, lambda i=i: held(i), owner="flood")) for i in range(6)]
+        while len(started) < 2:
+            await asyncio.sleep(0.01)
+        mine = await engine.run(None, lambda: len(started), owner="me")   # runs while the flood waits
+        gate.set()
+        return mine, await asyncio.gather(*flood)
+    mine, done = asyncio.run(main())
+    assert mine == 2 and done == list(range(6))
 
 
 def _slow_rule():
