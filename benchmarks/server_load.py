@@ -89,7 +89,8 @@ async def play_table(url, args, idx, stats):
 
 
 async def run(args):
-    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--bot-delay",
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
+                             "--bot-delay",
                              "0", "--max-tables", str(max(args.tables, 1) + 10)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -232,8 +233,8 @@ def _stats(lat):
 
 
 async def run_hostile(args):
-    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--bot-delay", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
+                             "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         if not line.startswith("cardspec: serving "):

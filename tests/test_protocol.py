@@ -460,7 +460,8 @@ def test_cli_stdio_never_exits_on_client_input():
     hostile = ['{"type":"hello","id":"\\ud800"}', "[" * 5000, '{"type":"create","ruleset":"hearts","players":4.0}',
                '{"type":"create","ruleset":"hearts","options":{"deals":Infinity}}', '\udcff'.encode(
                    "utf-8", "surrogateescape").decode("latin-1"), '{"type":"hello","id":7}']
-    r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", "--stdio", "--store", "none"], input="\n".join(hostile) + "\n",
+    r = subprocess.run([sys.executable, "-m", "cardspec.cli", "serve", "--stdio", "--store", "none"],
+                       input="\n".join(hostile) + "\n",
                        capture_output=True, text=True, timeout=60)
     got = [json.loads(x) for x in r.stdout.splitlines()]
     assert r.returncode == 0 and len(got) == len(hostile), r.stdout + r.stderr
@@ -482,7 +483,8 @@ def test_unbounded_bot_specs_are_refused_with_the_cap(spec, cap):
     r = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "bots": {"1": spec}})
     assert error_of(r) == "table/invalid" and cap in r["message"] and spec in r["message"]
     assert c.registry.tables == {}
-    ok = c.one({"type": "create", "ruleset": "black-lady", "players": 3, "bots": {"1": "ismcts:0.01s", "2": "ismcts:5"}})
+    ok = c.one({"type": "create", "ruleset": "black-lady", "players": 3,
+                "bots": {"1": "ismcts:0.01s", "2": "ismcts:5"}})
     assert ok["type"] == "created"
 
 

@@ -292,7 +292,8 @@ def test_websocket_from_a_foreign_origin_is_refused(server):
     play with a visitor's browser). Default: the same host only; programs without an Origin are welcome."""
     from websockets.exceptions import InvalidStatus
     url = f"ws://127.0.0.1:{server.port}/ws"
-    for origin in ("http://evil.example", f"http://localhost:{server.port}", "null", f"http://127.0.0.1:{server.port}.evil"):
+    for origin in ("http://evil.example", f"http://localhost:{server.port}", "null",
+                   f"http://127.0.0.1:{server.port}.evil"):
         with pytest.raises(InvalidStatus) as e:
             connect(url, origin=origin, open_timeout=5)
         assert e.value.response.status_code == 403
