@@ -98,7 +98,18 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             what = " ".join(ev["cards"]) if "cards" in ev else _n(ev['count'], 'card')
             lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}")
         elif t == "bid":
-            lines.append(f"  seat {ev['seat']} bids {ev['bid']}")
+            lines.append(f"  seat {ev['seat']} passes" if ev["bid"] == "pass" else f"  seat {ev['seat']} bids {ev['bid']}")
+        elif t == "auction_end":
+            lines.append(f"  seat {ev['declarer']} declares: {ev['bid']}")
+        elif t == "all_pass":
+            then = {"redeal": "the same dealer deals again", "throw_in": "the deal is thrown in"}.get(
+                ev["then"], f"{ev['then']} is played")
+            lines.append(f"  everyone passed: {then}")
+        elif t == "partner":
+            who = "the declarer himself (alone)" if ev.get("seat") == ev.get("declarer") else "the partner"
+            lines.append(f"  seat {ev['seat']} plays the called card {ev['card']}: {who}")
+        elif t == "dealer":
+            lines.append(f"  seat {ev['seat']} deals")
         elif t == "trump":
             lines.append(f"  trump: {ev['suit'] or 'none'}")
         elif t == "trick":

@@ -46,7 +46,7 @@ _SYSTEM_INDEX = {name: i for i, (name, _, _) in enumerate(SYSTEM_VARS)}
 FLIGHT = "@flight"
 #: Decision steps whose whole position is in the view (zones, counters, vars, system values, the trick,
 #: the pass in flight). Others (e.g. ``turns``, with per-turn counters the view does not carry) raise.
-SUPPORTED = frozenset({"tricks", "pass", "turns"})
+SUPPORTED = frozenset({"tricks", "pass", "turns", "auction"})
 
 
 class DeterminizeError(CardspecError):
@@ -121,8 +121,12 @@ def _template(game, view, seed=None):
         v[_SYSTEM_INDEX[name]] = value
     for var in game.vars:
         if var.name not in view["vars"]:
-            raise DeterminizeError(f"the view hides var '{var.name}': cannot rebuild the position")
-        v[var.index] = view["vars"][var.name]
+            if not (var.hidden or var.seen_by is not None):
+                raise DeterminizeError(f"the view has no var '{var.name}': make it with State.view(seat)")
+            v[var.index] = var.default
+            continue
+        value = view["vars"][var.name]
+        v[var.index] = (face(value) if value is not None else -1) if var.type == "card" else value
     s.v = v
     s.pc = view["step_index"]
     s.entered = True
@@ -147,6 +151,9 @@ def _template(game, view, seed=None):
         ts[TURNS] = turn["number"] - 1
         ts[ACTOR] = view["to_act"]
         s.ts = ts
+    restore = getattr(step, "restore", None)
+    if restore is not None:   # a step that keeps its own position (the auction's bids so far)
+        restore(s, view)
     if getattr(step, "kind", None) == "pass":
         # Seats choose one at a time from the dealer's left: those before the seat to act have chosen.
         to_act, dealer = v[_SYSTEM_INDEX["to_act"]], v[_SYSTEM_INDEX["dealer"]]
@@ -191,7 +198,12 @@ def _current_deal(log):
     return log[start:]
 
 
-def _fill(s, slots, cards_by_slot, rng_seed=None, tops=()):
+def _hidden_vars(game, view) -> list:
+    """The vars ``view`` does not show (secrets of other seats), to be guessed from the dealt cards."""
+    return [var for var in game.vars if var.name not in view["vars"]]
+
+
+def _fill(s, slots, cards_by_slot, rng_seed=None, tops=(), guess=()):
     for (key, zi, owner, count), cards in zip(slots, cards_by_slot):
         if key[0] == FLIGHT:
             s.flight[owner] = list(cards)
@@ -204,6 +216,8 @@ def _fill(s, slots, cards_by_slot, rng_seed=None, tops=()):
             s.z[zi][owner].extend(cards)
     if rng_seed is not None:
         s.rng = random.Random(rng_seed)
+    for var in guess:   # secrets: the ruleset's guess (vars: guess:) from the dealt cards, else the default
+        s.v[var.index] = var.guess(s) if var.guess is not None else var.default
     if not s.terminal and s.entered:   # a step that keeps its hands in order (the tricks step) re-sorts them
         sort_hands = getattr(s.game.steps[s.pc], "sort_hands", None)
         if sort_hands is not None:
@@ -238,7 +252,7 @@ def state_from_view(game, view: dict, hidden: dict | None = None, seed=None):
         if isinstance(e, DeterminizeError):
             raise
         raise DeterminizeError(f"not a view of this game: {e}") from None
-    return _fill(s, slots, filled, tops=tops)
+    return _fill(s, slots, filled, tops=tops, guess=_hidden_vars(game, view))
 
 
 class Determinizer:
@@ -260,6 +274,7 @@ class Determinizer:
         face = deck.face
         suit = deck.suit
         self.template, slots, self.tops = _template(game, view)
+        self.guess = _hidden_vars(game, view)
         me = view.get("seat")
         tricks = self._tricks_step(game, view["step_index"])
         passes = [st for st in game.steps if getattr(st, "kind", None) == "pass"]
@@ -443,7 +458,7 @@ class Determinizer:
         for j, order in self.orders.items():
             free = iter(out[j][len(self.known[j][0]):])
             out[j] = [f if f is not None else next(free) for f in order]
-        return _fill(self.template.clone(), self.slots, out, rng.random(), self.tops)
+        return _fill(self.template.clone(), self.slots, out, rng.random(), self.tops, self.guess)
 
 
 class _PileLog:

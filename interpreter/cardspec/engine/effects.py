@@ -95,13 +95,20 @@ def _effect_lines(game, comp, kind, body, path, params):
         out = []
         for name, value in body.items():
             var = game.var.get(name)
+            if var is None and name == "dealer":   # the dealer of this deal (a draw for the first dealer)
+                code = comp.code(value, path + (name,), params, (INT,))
+                if code is not None:
+                    out += [f"s.v[0] = ({code.src}) % s.n",
+                            "if s.events is not None: s.emit({'type': 'dealer', 'seat': s.v[0]})"]
+                continue
             if var is None:
                 import difflib
                 close = difflib.get_close_matches(str(name), list(game.var), n=1)
                 comp.problem(path + (name,), f"unknown var '{name}'",
                              f"did you mean '{close[0]}'?" if close else "declare it under vars:")
                 continue
-            code = comp.code(value, path + (name,), params, (var.type,) if var.type in ("int", "bool", "suit") else ())
+            want = {"int": (INT,), "bool": (BOOL,), "suit": ("suit",), "seat": (INT,), "card": (CARD,)}.get(var.type, ())
+            code = comp.code(value, path + (name,), params, want)
             if code is not None:
                 out.append(f"s.v[{var.index}] = {code.src}")
         return out

@@ -34,7 +34,23 @@ from ..rules import Ruleset, is_by_option, read_ruleset
 from .slots import *  # noqa: F401,F403  (slot indexes of State.v)
 from .steps.turns import TURNS as _TS_TURNS
 from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
+from .slots import (DECLARER, BID_NUMBER, BID_SUIT, BID_RANK, BID_CONTRACT, BID_LEVEL, CALLED_BY, ROUND_NUMBER,
+                    DEAL_IN_ROUND, REDEALS)
+from . import sides as _sides
 VISIBILITY = ("owner", "all", "none", "all_but_owner", "top")
+
+
+def _next_player_fn(comp, n, args):
+    """``next_player(S)``: the seat after S in play order (``match: next_player``; default left_of(S))."""
+    from ..lang.dsl import Code, _argc
+    _argc(comp, n, args, 1)
+    a = comp.c(args[0])
+    comp.want(args[0], a, INT)
+    return Code(f"_next_player(s, {a.src})", INT)
+
+
+from ..lang.dsl import BUILTINS as _BUILTINS  # noqa: E402
+_BUILTINS["next_player"] = _next_player_fn
 
 
 @dataclass
@@ -65,6 +81,17 @@ class Var:
     default: object
     per: str
     seen_by: object = None   # f(s) -> the one seat whose view shows it (None: every seat)
+    hidden: bool = False     # visibility: none (no seat's view shows it until public_when or the end)
+    public_when: object = None   # f(s) -> bool: from then on every view shows it
+    guess: object = None     # f(s) -> the value a determinization gives it when a view hides it
+
+    def shown_to(self, s, seat) -> bool:
+        """Whether ``seat``'s view (None: a spectator's) shows this var now (docs/rulesets.md, vars)."""
+        if not self.hidden and self.seen_by is None:
+            return True
+        if s.terminal or (self.public_when is not None and self.public_when(s)):
+            return True
+        return not self.hidden and seat is not None and self.seen_by(s) == seat
 
 
 def _resolve_by_option(data, options):
@@ -176,6 +203,7 @@ class Game:
             env.names[name] = Binding(f"s.c[{c.index}]", INTS)
         self.counter = {c.name: c for c in self.counters}
         self.vars = []
+        pending_vis = []   # (var, spec): seen_by/public_when/guess, compiled once every var has its name
         for name, spec in (data.get("vars") or {}).items():
             if not isinstance(spec, dict):
                 spec = {"default": spec}
@@ -184,15 +212,40 @@ class Game:
                                      else "suit" if str(default) in ("no_suit",) else "int")
             if t == "suit":
                 default = -1 if default in (None, "no_suit") else self.deck.suit_index(str(default))
+            elif t == "card":   # a card code, or none / no_card (-1)
+                default = self._card_default(comp, name, default)
+            elif t == "seat":   # a seat number, or none (-1)
+                default = -1 if default in (None, "none", -1) else int(default) if isinstance(default, int) else 0
             v = Var(name, len(SYSTEM_VARS) + len(self.vars), t, default, spec.get("per", "deal"))
-            if "seen_by" in spec:
-                v.seen_by = comp.expr(spec["seen_by"], ("vars", name, "seen_by"), (), (INT,))
+            vis = str(spec.get("visibility", "all"))
+            if vis not in ("all", "none"):
+                comp.problem(("vars", name, "visibility"), f"a var's visibility is all or none (one seat: seen_by:), "
+                             f"not '{vis}'")
+            v.hidden = vis == "none"
+            pending_vis.append((v, spec))
             self.vars.append(v)
-            env.names[name] = Binding(f"s.v[{v.index}]", t)
+            env.names[name] = Binding(f"s.v[{v.index}]", {"seat": INT, "card": CARD}.get(t, t))
         self.var = {v.name: v for v in self.vars}
+        # Sides (docs/sides.md): the names partner, alone, partner_known, on_declarer_side(s) exist
+        # before define: (definitions and scores use them); its expressions compile after.
+        self.sides = _sides.install(self, data["sides"]) if data.get("sides") is not None else None
+        if self.sides is not None:
+            _sides.add_played_effect(data.get("deal") or [])
         self.comp = comp
         # Definitions, in order: each may use the ones before it.
         self._defines(comp, data.get("define") or {})
+        for v, spec in pending_vis:
+            for key in ("seen_by", "public_when", "guess"):
+                if key in spec:
+                    want = {"seen_by": (INT,), "public_when": (BOOL,)}.get(key, ())
+                    setattr(v, key, comp.expr(spec[key], ("vars", v.name, key), (), want))
+        if self.sides is not None:
+            self.sides.compile(self, comp)
+        # Play order (docs/rulesets.md, "match"): next_player gives the seat after `seat` for dealing,
+        # auctions and tricks (a table per State, recomputed as each decision step begins).
+        m = data.get("match") or {}
+        self.next_expr = comp.expr(m["next_player"], ("match", "next_player"), (("seat", INT),), (INT,)) \
+            if "next_player" in m else None
         # Steps of a deal and the match structure.
         self.steps = []
         for i, spec in enumerate(data.get("deal") or []):
@@ -204,6 +257,10 @@ class Game:
         self.match_end = comp.expr(m["end"], ("match", "end"), (), (BOOL,)) if "end" in m else None
         self.first_dealer = int(m.get("first_dealer", 0)) % n
         self.rotate = m.get("rotate", "left")
+        self.next_dealer = comp.expr(m["next_dealer"], ("match", "next_dealer"), (), (INT,)) \
+            if "next_dealer" in m else None
+        self.rounds = comp.expr(m["rounds"], ("match", "rounds"), (), (INT,)) if "rounds" in m else None
+        self.round_end = comp.expr(m["round_end"], ("match", "round_end"), (), (BOOL,)) if "round_end" in m else None
         self.ranking = m.get("ranking", "highest")
         self.loser = m.get("loser")
         # match: winner / loser as expressions (a seat or a list of seats), evaluated once the match is over.
@@ -253,6 +310,8 @@ class Game:
         env.names["led_card"] = Binding("(s.plays[0][1] if s.plays else -1)", CARD)
         env.names["no_suit"] = Binding("-1", SUIT, const=True)
         env.names["none"] = Binding("-1", INT, const=True)
+        env.names["no_card"] = Binding("-1", CARD, const=True)
+        self.ns["_next_player"] = self.next_player
         for name, value in self.options.items():
             t = {"int": INT, "bool": BOOL, "list": list_of(STR)}.get(
                 (self.ruleset.options.get(name) or {}).get("type", "int"), STR)
@@ -416,6 +475,27 @@ class Game:
         """
         return State(self, seed, dealer, deck_order, record, deal, rng)
 
+    def next_player(self, s, seat: int) -> int:
+        """The seat after ``seat`` in play order this deal (``match: next_player``; default: to the left)."""
+        return s.nxt[seat % self.n] if s.nxt is not None else (seat + 1) % self.n
+
+    def order_table(self, s):
+        """``match: next_player`` for every seat, as a tuple (None without one: play goes left)."""
+        if self.next_expr is None:
+            return None
+        f = self.next_expr
+        return tuple(f(s, seat) % self.n for seat in range(self.n))
+
+    def _card_default(self, comp, name, default):
+        if default in (None, "none", "no_card", -1):
+            return -1
+        try:
+            return self.deck.face(str(default))
+        except CardError:
+            comp.problem(("vars", name, "default"), f"'{default}' is not a card of this deck",
+                         "a card var's default is a card code (AS) or none")
+            return -1
+
     def state_from_view(self, view: dict, hidden: dict | None = None, seed=None) -> "State":
         """A State built from one seat's ``view`` plus guesses for what it hides (``cardspec._determinize``)."""
         from .determinize import state_from_view
@@ -482,7 +562,7 @@ class State:
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
                  "plays", "flight", "queue", "carried", "history", "_stack_order", "_result", "_deal_override", "ts", "_cache",
-                 "positions")
+                 "positions", "nxt")
 
     def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
@@ -507,11 +587,14 @@ class State:
         self._cache = None
         self.ts = None        # the turns step's own counters (see _turns.py)
         self.positions = None  # positions seen, for repetition: (hash, key, older) chain (effect `repetition`)
+        self.nxt = None        # match: next_player for every seat (None: play goes left)
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
         v[DEALER] = game.first_dealer if dealer is None else int(dealer) % n
         v[DEAL_NUMBER] = 1
+        v[ROUND_NUMBER] = 1
+        v[DEAL_IN_ROUND] = 1
         self._start_deal()
         self._advance()
 
@@ -550,6 +633,7 @@ class State:
         s._cache = None
         s.ts = list(self.ts) if self.ts is not None else None
         s.positions = self.positions   # an immutable chain: shared, never copied
+        s.nxt = self.nxt               # a tuple: shared
         return s
 
     def position_key(self) -> tuple:
@@ -602,6 +686,12 @@ class State:
         v[TO_ACT] = -1
         v[TRUMP] = -1 if "trump" not in g.var else v[TRUMP]
         v[TURN] = 0
+        v[DECLARER] = -1
+        v[BID_NUMBER] = v[BID_RANK] = 0
+        v[BID_SUIT] = v[BID_LEVEL] = v[CALLED_BY] = -1
+        v[BID_CONTRACT] = ""
+        if g.next_expr is not None:
+            self.nxt = g.order_table(self)
         self.pc = 0
         self.entered = False
         self.plays = []
@@ -659,6 +749,8 @@ class State:
             if step.decision:
                 if self.entered:
                     return
+                if self.game.next_expr is not None:   # seats may have changed places since the deal began
+                    self.nxt = self.game.order_table(self)
                 if self._deal_override is not None and not step.before_deal:   # choices before the deal: later
                     override, self._deal_override = self._deal_override, None
                     apply_deal_override(self, override)
@@ -692,15 +784,40 @@ class State:
         v = self.v
         self.emit({"type": "deal_end", "deal": v[DEAL_NUMBER]})
         deals = g.match_deals(self)
+        round_over = g.rounds is not None and (g.round_end is None or g.round_end(self))
+        rounds = g.rounds(self) if g.rounds is not None else 0
         over = (deals > 0 and v[DEAL_NUMBER] >= deals) or (g.match_end is not None and g.match_end(self)) \
-            or v[DEAL_NUMBER] >= g.max_deals
+            or v[DEAL_NUMBER] + v[REDEALS] >= g.max_deals \
+            or (round_over and rounds > 0 and v[ROUND_NUMBER] >= rounds)
         if over:
             self._game_over()
             return
         v[DEAL_NUMBER] += 1
-        step = {"left": 1, "right": -1, "none": 0}.get(g.rotate, 1)
-        v[DEALER] = (v[DEALER] + step) % self.n
+        if g.rounds is not None and not round_over:   # the same dealer deals the round's next deal
+            v[DEAL_IN_ROUND] += 1
+        else:
+            if g.rounds is not None:
+                v[ROUND_NUMBER] += 1
+                v[DEAL_IN_ROUND] = 1
+            if g.next_dealer is not None:
+                v[DEALER] = g.next_dealer(self) % self.n
+            elif g.rotate == "next":
+                v[DEALER] = g.next_player(self, v[DEALER])
+            else:
+                step = {"left": 1, "right": -1, "none": 0}.get(g.rotate, 1)
+                v[DEALER] = (v[DEALER] + step) % self.n
         self._start_deal()
+
+    def redeal(self):
+        """Throw the deal in and deal again: same dealer, same deal number (an auction's ``all_pass:
+        redeal``). Counts in ``redeals``; the match ends at ``match: max_deals`` deals and redeals."""
+        self.emit({"type": "deal_end", "deal": self.v[DEAL_NUMBER], "redeal": True})
+        if self.v[DEAL_NUMBER] + self.v[REDEALS] >= self.game.max_deals:
+            self._game_over()
+            return
+        self.entered = False
+        self._start_deal()
+        self._advance()
 
     def _game_over(self):
         self.terminal = True
@@ -750,7 +867,9 @@ class State:
             if deals == 1:
                 return why[1] if why is not None else "the deal is over"
             return f"all {deals} deals are played"
-        if self.v[DEAL_NUMBER] >= g.max_deals:
+        if g.rounds is not None and 0 < g.rounds(self) <= self.v[ROUND_NUMBER]:
+            return f"all {g.rounds(self)} rounds are played"
+        if self.v[DEAL_NUMBER] + self.v[REDEALS] >= g.max_deals:
             return f"the deal limit ({g.max_deals} deals, match: max_deals)"
         return why[1] if why is not None else None
 
@@ -979,8 +1098,8 @@ class State:
             "zones": zones,
             "counters": {c.name: list(self.c[c.index]) if c.visibility == "all" else
                          [x if i == seat else None for i, x in enumerate(self.c[c.index])] for c in g.counters},
-            "vars": {var.name: self.v[var.index] for var in g.vars
-                     if var.seen_by is None or self.terminal or var.seen_by(self) == seat},
+            "vars": {var.name: self.v[var.index] if var.type != "card" else self._code_or_none(self.v[var.index])
+                     for var in g.vars if var.shown_to(self, seat)},
             "trick": [[st, code[c]] for st, c in self.plays],
             "leader": self.v[LEADER], "led_suit": g.deck.suits[self.v[LED_SUIT]] if self.v[LED_SUIT] >= 0 else None,
             "trump": g.deck.suits[self.v[TRUMP]] if self.v[TRUMP] >= 0 else None,
@@ -988,6 +1107,8 @@ class State:
             "step_index": None if self.terminal else self.pc,
             "system": {name: self.v[i] for i, (name, _, _) in enumerate(SYSTEM_VARS)},
         }
+        if g.sides is not None:
+            out["sides"] = g.sides.view(self, seat)
         if log:
             out["log"] = self.log(seat)
         if not self.terminal:
@@ -995,6 +1116,9 @@ class State:
         if legal and seat is not None and self.to_act == seat:
             out["legal_actions"] = self.legal_actions()
         return out
+
+    def _code_or_none(self, face):
+        return self.game.deck.code[face] if face >= 0 else None
 
     def log_all(self) -> list:
         """Every event with every field (an omniscient log: replays, tests, referees)."""

@@ -185,7 +185,10 @@ def shadow_state(game, view: dict):
     vars_ = view.get("vars") or {}
     for var in game.vars:
         if var.name in vars_:
-            v[var.index] = vars_[var.name]
+            x = vars_[var.name]
+            v[var.index] = (deck.face(x) if x is not None else -1) if var.type == "card" else x
+        else:   # a secret of another seat (vars: visibility / seen_by): its default
+            v[var.index] = var.default
     s.v = v
     turn = view.get("turn")
     s.ts = [turn.get("phase", 0), turn.get("actions_in_phase", 0), -1, 0, 0, turn.get("seat", -1), v[TO_ACT]] \
@@ -197,6 +200,8 @@ def shadow_state(game, view: dict):
     s.terminal = bool(view.get("terminal"))
     s.entered = True
     s.history, s.queue, s.carried = [], [], []
+    s.nxt = None
+    s.nxt = game.order_table(s)
     return s
 
 

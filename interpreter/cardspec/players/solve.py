@@ -130,6 +130,7 @@ def _search_fns(game):
             "    ts = self.ts\n"
             "    s.ts = ts.copy() if ts is not None else None\n"
             "    s.positions = self.positions\n"
+            "    s.nxt = self.nxt\n"
             "    return s\n")
     ns = {"dumps": _dumps, "new": State.__new__, "State": State}
     exec(compile(key + copy, "<solve._search_fns>", "exec"), ns)

@@ -50,7 +50,7 @@ class Deal(Step):
     """Deal from the stock (or ``from:``) one card at a time.
 
     ``to``: a zone. Per-seat zone: ``each`` cards to every seat, starting at
-    ``start`` (default: the dealer's left) clockwise. Shared zone: ``count``
+    ``start`` (default: the dealer's left) clockwise, or in play order (``match: next_player``). Shared zone: ``count``
     cards, or ``rest: true`` for all that remain. ``face_up``: how many of the
     zone's cards lie face up (an expression evaluated after dealing).
 
@@ -69,7 +69,8 @@ class Deal(Step):
         self.per_seat = game.zones[self.to].per_seat
         if self.per_seat:
             self.each = comp.expr(body.get("each", 1), path + ("each",), (), (INT,))
-            self.start = comp.expr(body.get("start", "left_of(dealer)"), path + ("start",), (), (INT,))
+            self.start = comp.expr(body.get("start", "next_player(dealer)" if game.next_expr is not None
+                                           else "left_of(dealer)"), path + ("start",), (), (INT,))
         else:
             self.rest = bool(body.get("rest", False))
             self.count = comp.expr(body.get("count", 0), path + ("count",), (), (INT,)) if not self.rest else None
@@ -90,8 +91,15 @@ class Deal(Step):
                 # the j-th card from the top goes to seat start + j (mod n).
                 top = src[len(src) - k * n:][::-1]
                 del src[len(src) - k * n:]
-                for i in range(n):
-                    dst[(start + i) % n].extend(top[i::n])
+                nxt = s.nxt
+                if nxt is None:
+                    for i in range(n):
+                        dst[(start + i) % n].extend(top[i::n])
+                else:   # in play order (match: next_player)
+                    seat = start % n
+                    for i in range(n):
+                        dst[seat].extend(top[i::n])
+                        seat = nxt[seat]
             if s.events is not None:
                 s.emit({"type": "deal", "zone": s.game.zones[self.to].name, "each": k})
         else:

@@ -87,6 +87,12 @@ class Tricks(Step):
         if self.follow not in ("suit", "none"):
             comp.problem(path + ("follow",), f"follow is 'suit' or 'none', not '{self.follow}'")
         self.count = comp.expr(body["count"], path + ("count",), (), (INT,)) if "count" in body else None
+        # Play order (match: next_player): the State's table, else the constant "to the left".
+        self.next_ref = "s.nxt" if game.next_expr is not None else "_NEXT_SEAT"
+        # until: checked after each trick (after after_trick): the deal's play stops early (a result decided)
+        until = comp.code(body["until"], path + ("until",), (), (BOOL,)) if "until" in body else None
+        until_lines = [f"if not done and ({until.src}):", "    done = True"] if until is not None else []
+        self._until_lines = until_lines
         self.auto = bool(body.get("auto", False))
         mode = str(body.get("if_none_wins", "leader"))
         if mode in game.options:  # an option whose value is the mode
@@ -168,7 +174,7 @@ class Tricks(Step):
         ] + after_play
         cont = [
             f"if len(plays) < {n}:",
-            f"    v[{TO_ACT}] = _NEXT_SEAT[p_seat]",
+            f"    v[{TO_ACT}] = {self.next_ref}[p_seat]",
             "    done = False",
             "else:",
         ]
@@ -244,7 +250,7 @@ class Tricks(Step):
                 "        ev['carried'] = True",
                 "    events.append(ev)",
                 f"v[{WINNER}] = p_winner",
-                "if not carried:"] + ["    " + ln for ln in after_trick] + ["    pass",
+                "if not carried:"] + ["    " + ln for ln in after_trick] + ["    pass"] + until_lines + [
                 "plays = s.plays = []",
                 f"v[{LED_SUIT}] = -1",
                 "if not done:",
@@ -396,7 +402,7 @@ class Tricks(Step):
             follow = ["c1 = p_hand"] + restricted(play) + pick
         out += rename(after_play, 0)
         for i in range(1, n):
-            out += rename([f"p_seat = _NEXT_SEAT[p_seat_{i - 1}]"]
+            out += rename([f"p_seat = {self.next_ref}[p_seat_{i - 1}]"]
                           + ([f"v[{TO_ACT}] = p_seat"] if reads_to_act else [])
                           + ["p_hand = hands[p_seat]"] + follow + after_play, i)
         out.append(f"v[{TO_ACT}] = p_seat_{n - 1}")
@@ -439,6 +445,7 @@ class Tricks(Step):
         else:
             out += ["if p_winner >= 0:"] + ["    " + ln for ln in take] + [
                     "else:", f"    v[{WINNER}] = p_winner = p_seat_0"]
+        out += [local.sub(r"\1[", ln) for ln in self._until_lines]
         out += [f"v[{LED_SUIT}] = -1",
                 "if done:",
                 "    return",

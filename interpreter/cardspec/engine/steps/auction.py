@@ -1,0 +1,381 @@
+"""The ``auction`` step: seats bid in turn for the right to declare; the highest bid wins (docs/auction.md).
+
+YAML (every key optional but ``bids`` or ``contracts``)::
+
+    auction:
+      bids:                          # the shape of a bid; the listed values in the order the auction climbs
+        number: {min: 13, max: 20}   #   a number (or a list: [2, 3, 4])           -> "bid 14"
+        suit: [C, D, H, S]           #   with a suit                                -> "bid 14 H"
+        rank: [A, 3, K, Q, J, 7]     #   a rank (ranks of the deck)                 -> "bid K"
+      contracts: [solo]              # named bids, after every shaped bid           -> "solo"
+      first: left_of(dealer)         # the first seat to speak (default: the next player after the dealer)
+      next: left_of(seat)            # the seat after `seat` (default: the next player, match: next_player)
+      passing: soft                  # soft: a seat that passed may bid again later | hard: a pass leaves
+      once: false                    # true: each seat speaks once (then the auction is over)
+      beats: level > bid_level       # the bid beats the standing one (default: it comes later in the list)
+      legal: EXPR                    # any other condition on a bid
+      reason: TEXT                   # why a bid that `legal:` refuses is illegal (messages)
+      may_pass: EXPR                 # whether `seat` may pass (default true; e.g. the dealer must bid)
+      ends: EXPR                     # after this bid the auction is over at once (solo, smudge, the top bid)
+      all_pass: redeal               # everyone passed: redeal (same dealer, the deal does not count)
+                                     #   | throw_in (the deal ends now and counts) | a contract's name
+      after_bid: [effects]           # after every bid or pass (seat, passed, the bid's fields)
+
+Bid expressions (``beats``, ``legal``, ``ends``, ``after_bid``) see ``seat`` and the bid's fields:
+``number`` (int; 0 when the shape has none), ``suit`` (``no_suit``), ``rank`` (the rank's ``card.rank``
+value, 0 when none), ``contract`` (the contract's name, ``""`` for a shaped bid) and ``level`` (the
+bid's place in the list: 0 for the first shaped bid, contracts after every shaped bid). The
+standing bid and its bidder are table values readable everywhere, during the auction and for the
+rest of the deal: ``declarer`` (-1 until someone bids), ``bid_number``, ``bid_suit``, ``bid_rank``,
+``bid_contract``, ``bid_level`` (-1 before any bid). ``may_pass`` sees ``seat``; ``after_bid`` also
+``passed`` (bool).
+
+The auction ends when every other seat has passed after a bid (soft passing: ``players - 1`` passes
+in a row after it; hard passing: only the bidder is left in), when ``ends`` holds for a bid, or (with
+``once``) when every seat has spoken. Everyone passing without a bid: ``all_pass``. With ``redeal``
+the same dealer deals again and the deal number stays (the State counts redeals against ``match:
+max_deals`` so a match of passes ends); ``throw_in`` ends the deal at once (the steps after the
+auction do not run; it counts as a deal); a contract's name makes it the deal's contract with no
+declarer (``declarer`` -1, ``bid_contract`` the name) and the deal goes on.
+
+Action texts: ``pass``, ``bid 14 H``, ``bid K``, ``bid 3``, a contract's name (``solo``; ``bid solo``
+is read too). Suits may be written ``H``, ``hearts``, ``♥``; ``14H`` is read as ``14 H``.
+
+Events (public): ``bid`` (``seat``, ``bid``: the text without ``bid ``, or ``pass``), then
+``auction_end`` (``declarer``, ``bid``) or ``all_pass`` (``then``: redeal | throw_in | the contract).
+The view adds ``auction``: ``{"bids": [[seat, text], …], "out": [seats that passed for good],
+"high": text or None}``.
+
+Where the rules come from: the auctions of the five-player team games and of Auction Pitch
+(shared/rules/napoleon.md "Bidding", briscola-chiamata.md, briscola-bugiarda.md, sheepshead.md,
+auction-pitch.md). The step knows no game: the bid shapes, their order, ``beats`` and what all
+passes mean are the ruleset's.
+"""
+from __future__ import annotations
+
+from ..compiler import Compiler
+from ..effects import compile_effects
+from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, TO_ACT
+from .base import Step, step_type
+from ...lang import BOOL, INT, STR, SUIT
+
+PASS = -1
+BID_CTX = (("seat", INT), ("number", INT), ("suit", SUIT), ("rank", INT), ("contract", STR), ("level", INT))
+AFTER_CTX = BID_CTX + (("passed", BOOL),)
+ALL_PASS = ("redeal", "throw_in")
+
+
+@step_type("auction")
+class Auction(Step):
+    """Seats bid for the contract; the last bid that every other seat let stand wins (see the module doc)."""
+
+    decision = True
+
+    def __init__(self, game, comp: Compiler, body, path):
+        super().__init__(game, comp, body, path)
+        if not isinstance(body, dict) or not (body.get("bids") or body.get("contracts")):
+            comp.problem(path, "auction needs 'bids:' (number, suit, rank) or 'contracts:' (named bids)",
+                         "e.g. auction: {bids: {number: {min: 13, max: 20}, suit: [C, D, H, S]}}")
+            body = {"contracts": ["bid"]}
+        deck = game.deck
+        shape = body.get("bids") or {}
+        if not isinstance(shape, dict):
+            comp.problem(path + ("bids",), "bids: is a mapping of number:, suit:, rank:")
+            shape = {}
+        for k in shape:
+            if k not in ("number", "suit", "rank"):
+                comp.problem(path + ("bids", k), f"a bid's shape has number, suit and rank, not '{k}'")
+        numbers = self._numbers(comp, shape.get("number"), path + ("bids", "number"))
+        suits = self._suits(comp, deck, shape.get("suit"), path + ("bids", "suit"))
+        ranks = self._ranks(comp, deck, shape.get("rank"), path + ("bids", "rank"))
+        contracts = body.get("contracts") or []
+        if isinstance(contracts, str):
+            contracts = [contracts]
+        contracts = [str(c) for c in contracts]
+        for i, c in enumerate(contracts):
+            if not c.replace("_", "").isalnum() or c.lower() in ("pass", "bid") or contracts.index(c) != i:
+                comp.problem(path + ("contracts", i), f"'{c}' cannot name a contract (a word, not pass/bid, "
+                             "each once)")
+        # Every bid, in the order the auction climbs: (number, suit, rank value, rank code, contract).
+        bids = []
+        if shape:
+            for nb in numbers if numbers is not None else [0]:
+                for rk in ranks if ranks is not None else [(0, None)]:
+                    for su in suits if suits is not None else [-1]:
+                        bids.append((nb, su, rk[0], rk[1], ""))
+        has_number = numbers is not None
+        bids += [(0, -1, 0, None, c) for c in contracts]
+        self.bids = bids
+        self._texts = [self._bid_text(deck, b, has_number) for b in bids]
+        self._ten_is_rank = ranks is not None and numbers is None
+        self._lookup = {}
+        for lvl, t in enumerate(self._texts):
+            self._lookup[t.lower()] = lvl
+        self.first = comp.expr(body["first"], path + ("first",), (), (INT,)) if "first" in body else None
+        self.next = comp.expr(body["next"], path + ("next",), (("seat", INT),), (INT,)) if "next" in body else None
+        self.hard = str(body.get("passing", "soft")) == "hard"
+        if str(body.get("passing", "soft")) not in ("soft", "hard"):
+            comp.problem(path + ("passing",), f"passing is soft or hard, not '{body.get('passing')}'")
+        self.once = bool(body.get("once", False))
+        self.beats = comp.expr(body.get("beats", "level > bid_level"), path + ("beats",), BID_CTX, (BOOL,))
+        self.restrict = comp.expr(body["legal"], path + ("legal",), BID_CTX, (BOOL,)) if "legal" in body else None
+        self.reason = str(body.get("reason", "a restriction of this ruleset forbids it"))
+        self.may_pass = comp.expr(body["may_pass"], path + ("may_pass",), (("seat", INT),), (BOOL,)) \
+            if "may_pass" in body else None
+        self.ends = comp.expr(body["ends"], path + ("ends",), BID_CTX, (BOOL,)) if "ends" in body else None
+        all_pass = str(body.get("all_pass", "redeal"))
+        if all_pass not in ALL_PASS and all_pass not in contracts:
+            if all_pass in game.options and str(game.options[all_pass]) in ALL_PASS + tuple(contracts):
+                all_pass = str(game.options[all_pass])
+            else:
+                comp.problem(path + ("all_pass",), f"all_pass is redeal, throw_in or one of the contracts "
+                             f"({', '.join(contracts) or 'none declared'}), not '{all_pass}'",
+                             "a fallback contract (a leaster) must be listed under contracts:")
+        self.all_pass = all_pass
+        self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), AFTER_CTX)
+        self.legal_sorted = self.legal
+
+    # ---- load-time helpers -------------------------------------------------------------------
+    @staticmethod
+    def _numbers(comp, spec, path):
+        if spec is None:
+            return None
+        if isinstance(spec, dict):
+            lo = comp.constant(spec.get("min", 0), path + ("min",))
+            hi = comp.constant(spec.get("max", 0), path + ("max",))
+            out = list(range(int(lo), int(hi) + 1))
+        elif isinstance(spec, list):
+            out = [int(comp.constant(x, path + (i,))) for i, x in enumerate(spec)]
+        else:
+            comp.problem(path, "number: is {min: N, max: M} or a list of numbers [2, 3, 4]")
+            return None
+        if not out:
+            comp.problem(path, "number: allows no bid (min is above max)")
+        return out
+
+    @staticmethod
+    def _suits(comp, deck, spec, path):
+        if spec is None:
+            return None
+        if not isinstance(spec, list) or not spec:
+            comp.problem(path, "suit: is a list of suits in the order the auction climbs, e.g. [C, D, H, S]")
+            return None
+        out = []
+        for i, x in enumerate(spec):
+            k = deck.suit_index(str(x)) if str(x) not in "♠♥♦♣" else deck.suit_index("SHDC"["♠♥♦♣".index(str(x))])
+            if k < 0:
+                comp.problem(path + (i,), f"'{x}' is not a suit of this deck", "suits: " + ", ".join(deck.suits))
+            out.append(k)
+        return out
+
+    @staticmethod
+    def _ranks(comp, deck, spec, path):
+        if spec is None:
+            return None
+        if not isinstance(spec, list) or not spec:
+            comp.problem(path, "rank: is a list of ranks in the order the auction climbs, e.g. [A, 3, K, Q]")
+            return None
+        out = []
+        for i, x in enumerate(spec):
+            code = "T" if str(x) == "10" else str(x).upper()
+            faces = [f for f in range(deck.n_faces) if deck.code[f][:-1] == code and deck.suit[f] >= 0]
+            if not faces:
+                comp.problem(path + (i,), f"'{x}' is not a rank of this deck", "ranks: " + ", ".join(deck.ranks))
+                out.append((0, code))
+                continue
+            out.append((deck.rank[faces[0]], code))
+        return out
+
+    @staticmethod
+    def _bid_text(deck, b, has_number):
+        number, suit, _, rcode, contract = b
+        if contract:
+            return contract
+        parts = []
+        if has_number:
+            parts.append(str(number))
+        if rcode is not None:
+            parts.append(rcode)
+        if suit >= 0:
+            parts.append(deck.suits[suit])
+        return "bid " + " ".join(parts)
+
+    # ---- flow ----------------------------------------------------------------------------------
+    def _after(self, s, seat):
+        if self.next is not None:
+            return self.next(s, seat) % s.n
+        return s.game.next_player(s, seat)
+
+    def enter(self, s):
+        v = s.v
+        v[DECLARER] = -1
+        v[BID_NUMBER] = 0
+        v[BID_SUIT] = -1
+        v[BID_RANK] = 0
+        v[BID_CONTRACT] = ""
+        v[BID_LEVEL] = -1
+        first = self.first(s) % s.n if self.first is not None else self._after(s, v[DEALER])
+        # s.flight: the bids so far as (seat, level or PASS); s.queue: [passes in a row, seats out (bits),
+        # seats that have spoken (bits)].
+        s.flight = []
+        s.queue = [0, 0, 0]
+        v[TO_ACT] = first
+        return True
+
+    def _fields(self, lvl):
+        b = self.bids[lvl]
+        return b[0], b[1], b[2], b[4], lvl
+
+    def legal(self, s):
+        seat = s.v[TO_ACT]
+        high = s.v[BID_LEVEL]
+        beats, restrict = self.beats, self.restrict
+        out = []
+        for lvl, b in enumerate(self.bids):
+            f = (b[0], b[1], b[2], b[4], lvl)
+            if high >= 0 and not beats(s, seat, *f):
+                continue
+            if restrict is not None and not restrict(s, seat, *f):
+                continue
+            out.append(lvl)
+        if self.may_pass is None or not out or self.may_pass(s, seat):
+            out.insert(0, PASS)
+        return out
+
+    def is_legal(self, s, move):
+        return move in self.legal(s)
+
+    def apply(self, s, move):
+        v = s.v
+        seat = v[TO_ACT]
+        q = s.queue
+        s.flight.append((seat, move))
+        q[2] |= 1 << seat
+        passed = move == PASS
+        if passed:
+            q[0] += 1
+            if self.hard:
+                q[1] |= 1 << seat
+            f = (0, -1, 0, "", -1)
+        else:
+            q[0] = 0
+            f = self._fields(move)
+            v[DECLARER] = seat
+            v[BID_NUMBER], v[BID_SUIT], v[BID_RANK], v[BID_CONTRACT], v[BID_LEVEL] = f
+        if s.events is not None:
+            s.emit({"type": "bid", "seat": seat, "bid": "pass" if passed else self._texts[move].removeprefix("bid ")})
+        if self.after_bid is not None:
+            self.after_bid(s, seat, *f, passed)
+        n = s.n
+        over = False
+        if not passed and self.ends is not None and self.ends(s, seat, *f):
+            over = True
+        elif self.once and q[2] == (1 << n) - 1:
+            over = True
+        elif v[DECLARER] >= 0:
+            if self.hard:
+                over = q[1] | (1 << v[DECLARER]) == (1 << n) - 1
+            else:
+                over = q[0] >= n - 1
+        elif (self.hard and q[1] == (1 << n) - 1) or (not self.hard and q[0] >= n):
+            return self._all_passed(s)
+        if over:
+            if v[DECLARER] < 0:
+                return self._all_passed(s)
+            if s.events is not None:
+                s.emit({"type": "auction_end", "declarer": v[DECLARER],
+                        "bid": self._texts[v[BID_LEVEL]].removeprefix("bid ")})
+            s.flight = None
+            s.queue = []
+            return True
+        nxt = self._after(s, seat)
+        for _ in range(n):
+            if not (self.hard and q[1] >> nxt & 1) and not (self.once and q[2] >> nxt & 1):
+                break
+            nxt = self._after(s, nxt)
+        v[TO_ACT] = nxt
+        return False
+
+    def _all_passed(self, s):
+        s.flight = None
+        s.queue = []
+        what = self.all_pass
+        if s.events is not None:
+            s.emit({"type": "all_pass", "then": what})
+        v = s.v
+        if what == "redeal":
+            v[REDEALS] += 1
+            s.redeal()
+            return None
+        if what == "throw_in":
+            s.pc = len(s.game.steps) - 1   # the deal ends when this step does
+            return True
+        v[DECLARER] = -1
+        v[BID_CONTRACT] = what
+        v[BID_LEVEL] = self._lookup[what.lower()]
+        return True
+
+    # ---- text -----------------------------------------------------------------------------------
+    def text(self, s, move):
+        return "pass" if move == PASS else self._texts[move]
+
+    def texts(self, s, moves):
+        t = self._texts
+        return ["pass" if m == PASS else t[m] for m in moves]
+
+    def parse(self, s, text):
+        words = text.replace(",", " ").split()
+        if not words:
+            raise ValueError("write 'pass', 'bid ...' or a contract's name")
+        if len(words) == 1 and words[0].lower() == "pass":
+            return PASS
+        if words[0].lower() == "bid":
+            words = words[1:]
+        if len(words) == 1 and words[0].lower() in self._lookup:   # a contract
+            return self._lookup[words[0].lower()]
+        if len(words) == 1 and len(words[0]) > 1 and words[0][:-1].isdigit():   # "14H", "14♥"
+            words = [words[0][:-1], words[0][-1]]
+        deck = s.game.deck
+        norm = []
+        for w in words:
+            k = deck.suit_index("SHDC"["♠♥♦♣".index(w)]) if len(w) == 1 and w in "♠♥♦♣" else \
+                -1 if w.isdigit() else deck.suit_index(w)
+            norm.append(deck.suits[k] if k >= 0 else "T" if w == "10" and self._ten_is_rank else w.upper())
+        key = "bid " + " ".join(norm).lower()
+        if key in self._lookup:
+            return self._lookup[key]
+        raise ValueError(f"'{text}' is not a bid of this auction (bids look like "
+                         f"{self._texts[0]!r}{', ' + repr(self._texts[-1]) if len(self._texts) > 1 else ''})")
+
+    def why_illegal(self, s, move):
+        seat = s.v[TO_ACT]
+        if move == PASS:
+            return "not legal: you may not pass now"
+        f = self._fields(move)
+        if s.v[BID_LEVEL] >= 0 and not self.beats(s, seat, *f):
+            return f"not legal: it does not beat the standing bid ({self._texts[s.v[BID_LEVEL]]})"
+        return f"not legal: {self.reason}"
+
+    def add_view(self, s, seat, out):
+        if s.flight is not None:
+            out["auction"] = {
+                "bids": [[st, "pass" if m == PASS else self._texts[m].removeprefix("bid ")] for st, m in s.flight],
+                "out": [i for i in range(s.n) if s.queue and s.queue[1] >> i & 1],
+                "high": self._texts[s.v[BID_LEVEL]].removeprefix("bid ") if s.v[BID_LEVEL] >= 0 else None,
+            }
+
+    def restore(self, s, view):
+        """Rebuild the step's own position (bids so far, passes) from ``view['auction']`` (determinization)."""
+        a = view.get("auction") or {"bids": []}
+        s.flight = []
+        s.queue = [0, 0, 0]
+        for st, t in a["bids"]:
+            m = PASS if t == "pass" else self.parse(s, t)
+            s.flight.append((int(st), m))
+            s.queue[2] |= 1 << int(st)
+            if m == PASS:
+                s.queue[0] += 1
+                if self.hard:
+                    s.queue[1] |= 1 << int(st)
+            else:
+                s.queue[0] = 0
