@@ -253,7 +253,7 @@ class Game:
             if step is not None:
                 self.steps.append(step)
         m = data.get("match") or {}
-        self.match_deals = comp.expr(m.get("deals", 1), ("match", "deals"), (), (INT,))
+        self.match_deals = comp.expr(m.get("deals", 0 if "rounds" in m else 1), ("match", "deals"), (), (INT,))
         self.match_end = comp.expr(m["end"], ("match", "end"), (), (BOOL,)) if "end" in m else None
         self.first_dealer = int(m.get("first_dealer", 0)) % n
         self.rotate = m.get("rotate", "left")
@@ -746,11 +746,11 @@ class State:
             if step.when is not None and not self.entered and not step.when(self):
                 self.pc += 1
                 continue
+            if self.game.next_expr is not None and not self.entered:   # seats may have changed places
+                self.nxt = self.game.order_table(self)
             if step.decision:
                 if self.entered:
                     return
-                if self.game.next_expr is not None:   # seats may have changed places since the deal began
-                    self.nxt = self.game.order_table(self)
                 if self._deal_override is not None and not step.before_deal:   # choices before the deal: later
                     override, self._deal_override = self._deal_override, None
                     apply_deal_override(self, override)
