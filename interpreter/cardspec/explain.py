@@ -95,6 +95,8 @@ def _tricks(spec, ctx):
         out.append(f"When no card can win: {expr(spec['if_none_wins'])} (`leader`: the leader takes the trick; "
                    "`carry`: it goes to the winner of the next trick).")
     out.append(f"The winner takes the cards into their {spec.get('to', 'won')}.")
+    if spec.get("until") is not None:
+        out.append(f"The play stops after a trick when {expr(spec['until'])} (the deal's result is decided).")
     if spec.get("count") is not None:
         out.append(f"The deal has {expr(spec['count'])} tricks.")
     else:
@@ -189,7 +191,7 @@ def _phase(ph, ctx) -> list:
     words = {"one": "exactly one of", "any": "any number of (then done)", "optional": "optionally one of"}
     for k, word in words.items():
         if ph.get(k):
-            names = ", ".join(str(a) for a in ph[k])
+            names = ", ".join(str(a) for a in ([ph[k]] if isinstance(ph[k], str) else ph[k]))
             out.append(f"- {pre}{word}: {names}")
     if ph.get("do"):
         out.append(f"- {pre}then:")
@@ -197,10 +199,53 @@ def _phase(ph, ctx) -> list:
     return out or [f"- {pre}(nothing)"]
 
 
+def _auction(spec, ctx):
+    shape = spec.get("bids") or {}
+    parts = []
+    if shape.get("number") is not None:
+        n = shape["number"]
+        parts.append(f"a number from {expr(n.get('min'))} to {expr(n.get('max'))}" if isinstance(n, dict)
+                     else f"a number ({expr(n)})")
+    if shape.get("rank") is not None:
+        parts.append(f"a rank ({expr(shape['rank'])})")
+    if shape.get("suit") is not None:
+        parts.append(f"a suit ({expr(shape['suit'])})")
+    what = " with ".join(parts) if parts else "no shaped bid"
+    if spec.get("contracts"):
+        what += f", or one of the contracts {expr(spec['contracts'])}"
+    first = expr(spec.get("first", "next_player(dealer)"))
+    hard = str(spec.get("passing", "soft")) == "hard"
+    out = [f"Auction, from {first} in play order: a bid is {what}; listed in the order the bidding climbs, "
+           f"each bid must beat the standing one ({expr(spec.get('beats', 'level > bid_level'))})."]
+    if spec.get("legal") is not None:
+        why = f" ({spec['reason']})" if spec.get("reason") else ""
+        out.append(f"A bid is allowed only when {expr(spec['legal'])}{why}.")
+    if spec.get("may_pass") is not None:
+        out.append(f"A player may pass only when {expr(spec['may_pass'])}.")
+    if spec.get("once"):
+        out.append("Each player speaks once.")
+    out.append("A player who passes is out of the auction; it ends when only the high bidder is left." if hard else
+               "A player who passed may bid again later; the auction ends when all the others pass in a row "
+               "after a bid.")
+    if spec.get("ends") is not None:
+        out.append(f"It ends at once after a bid for which {expr(spec['ends'])}.")
+    then = {"redeal": "the same dealer deals again (the deal does not count)",
+            "throw_in": "the deal is thrown in (it counts) and the next one begins"}
+    ap = str(spec.get("all_pass", "redeal"))
+    out.append(f"If everyone passes: {then.get(ap, f'the contract {ap} is played with no declarer')}.")
+    out.append("The high bidder is the declarer; the bid stays readable as bid_number, bid_suit, bid_rank, "
+               "bid_contract.")
+    if spec.get("after_bid"):
+        out.append("After each bid or pass:")
+        out += ["  " + x for x in describe_effects(spec["after_bid"], ctx)]
+    return out
+
+
 #: Step kind (its YAML keyword) -> describer(spec, ctx) -> lines. tests/test_explain.py checks that every
 #: kind registered in ``engine.steps.STEP_TYPES`` is here.
 STEP_DESCRIBERS = {"shuffle": _shuffle, "deal": _deal, "pass": _pass, "tricks": _tricks, "score": _score,
-                   "do": _do, "bid": _bid, "trump": _trump, "secret_rule": _secret_rule, "turns": _turns}
+                   "do": _do, "bid": _bid, "trump": _trump, "secret_rule": _secret_rule, "turns": _turns,
+                   "auction": _auction}
 
 
 # ---- effects ---------------------------------------------------------------------------------------
@@ -265,6 +310,10 @@ def _e_end(v, ctx):
     return [f"end the {v}"]
 
 
+def _e_sides_played(v, ctx):
+    return ["if it is the called card, its player is known to all as the partner (sides:)"]
+
+
 def _e_repetition(v, ctx):
     times = v.get("times", 3) if isinstance(v, dict) else v
     end = v.get("end", "match") if isinstance(v, dict) else "match"
@@ -274,7 +323,8 @@ def _e_repetition(v, ctx):
 #: Effect kind -> describer(value, ctx) -> lines; tests/test_explain.py checks every ``EFFECT_KINDS``.
 EFFECT_DESCRIBERS = {"set": _e_set, "add": _e_add, "move": _e_move, "emit": _e_emit, "transfer": _e_transfer,
                      "shuffle": _e_shuffle, "reveal": _e_reveal, "for_each": _e_for_each,
-                     "next_seat": _e_next_seat, "end": _e_end, "repetition": _e_repetition}
+                     "next_seat": _e_next_seat, "end": _e_end, "repetition": _e_repetition,
+                     "_sides_played": _e_sides_played}
 
 
 def describe_effects(effects, ctx) -> list:
@@ -411,6 +461,18 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
     if match.get("rotate"):
         lines.append(f"The deal passes to the {match['rotate']} after each deal; the first dealer is seat "
                      f"{match.get('first_dealer', 0)}.")
+    if match.get("next_player") is not None:
+        lines.append(f"Play order: after each player comes {expr(match['next_player'])} (seat: that player).")
+    if match.get("rounds") is not None:
+        lines.append(f"The match is {expr(match['rounds'])} rounds; the same dealer deals until "
+                     f"{expr(match.get('round_end', 'true'))}.")
+    if match.get("next_dealer") is not None:
+        lines.append(f"The next dealer is {expr(match['next_dealer'])}.")
+    if data.get("sides"):
+        sd = data["sides"]
+        lines.append(f"Sides: the declarer {expr(sd.get('declarer', 'declarer'))} and the holder of the called card "
+                     f"{expr(sd.get('called'))}, a secret partner until that card is played (alone when the "
+                     "declarer holds it or nobody does).")
     if match.get("teams"):
         lines.append(f"Teams: {expr(match['teams'])}.")
     if match.get("score"):
