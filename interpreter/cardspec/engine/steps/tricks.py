@@ -20,6 +20,7 @@ YAML (every key optional)::
       cancel: EXPR                           # a and b cancel each other: neither can win (a, b)
       if_none_wins: leader                   # leader | carry (to the next trick's winner)
       count: EXPR                            # tricks in the deal (default: until hands are empty)
+      until: EXPR                            # checked after each trick: the play stops early (decided)
       auto: false                            # play a seat's only legal card by itself
       take: winner                           # who takes the trick's cards: a seat expression (winner, leader)
                                              #   or {wins: EXPR, key: EXPR}: the player of the best card by
