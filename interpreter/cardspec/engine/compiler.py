@@ -15,6 +15,7 @@ import types
 
 from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, UnsafeName, compile_expr, list_of,
                    py_param, runtime_helpers)
+from ..lang.dsl import COST_BUDGET
 from ..errors import Problem, RulesetError
 
 ZONE = list_of(CARD)
@@ -39,6 +40,8 @@ class Compiler:
         self.problems: list = []
         self._n = 0
         self.top_only: dict = {}   # zone index -> name: zones declared `order: top_only` (check_top_only)
+        self.scale = 1.0           # times each expression compiled now runs per evaluation (for_each loops)
+        self.max_cost = 0.0        # the largest cost met (benchmarks and tests print it)
 
     # ---- positions ----------------------------------------------------------
     def locate(self, path, text: str, err: DslError) -> Problem:
@@ -75,7 +78,21 @@ class Compiler:
         if self.top_only and not (whole_zone and self.top_only_zone(code.src) is not None):
             if not self.check_top_only(code.src, text, path):
                 return None
+        if not self.within_budget(code.cost * self.scale, path, str(text)):
+            return None
         return code
+
+    def within_budget(self, cost: float, path, text: str = "") -> bool:
+        """False (and a problem at ``path`` with the estimate) when ``cost`` steps exceed ``COST_BUDGET``."""
+        self.max_cost = max(self.max_cost, cost)
+        if cost <= COST_BUDGET:
+            return True
+        loops = " inside for_each" if self.scale > 1 else ""
+        self.problem(path, f"this expression{loops} may take about {_steps(cost)} steps to evaluate; the budget "
+                     f"is {COST_BUDGET:,} (docs/dsl.md, \"Bounds\")",
+                     "nest fewer loops over zones or the deck (count(x in deck where count(y in deck where …)…)), "
+                     "or split the work into vars set by effects")
+        return False
 
     def top_only_zone(self, src: str):
         """The index of the ``order: top_only`` zone that ``src`` (generated code) is, else None."""
@@ -221,6 +238,11 @@ def check_generated(src: str, fname: str, filename: str = "<ruleset>"):
                 raise UnsafeName(f"generated code holds {dis.opname[co.co_code[i]]}")
         stack.extend(c for c in co.co_consts if isinstance(c, types.CodeType))
     return module
+
+
+def _steps(cost: float) -> str:
+    """``cost`` for a message: ``1,234,567`` or ``1.2e+19``."""
+    return f"{int(cost):,}" if cost < 1e15 else f"{cost:.1e}"
 
 
 def _line_col(text: str, offset: int) -> tuple:

@@ -32,6 +32,7 @@ import re
 
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
 from ..lang import ANY, BOOL, CARD, INT, list_of, name_problem, py_param
+from ..lang.dsl import mag_add, may_grow
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
                 "repetition")
@@ -110,14 +111,14 @@ def _effect_lines(game, comp, kind, body, path, params):
             want = {"int": (INT,), "bool": (BOOL,), "suit": ("suit",), "seat": (INT,), "card": (CARD,)}.get(var.type, ())
             code = comp.code(value, path + (name,), params, want)
             if code is not None:
-                out.append(f"s.v[{var.index}] = {code.src}")
+                out.append(f"s.v[{var.index}] = {_bounded(code)}")
         return out
     if kind == "add" and isinstance(body, dict) and ("to" in body or str(body.get("counter")) in game.var):
         target = _target(game, comp, body.get("to", body.get("counter")), path + ("to",), params)
         value = comp.code(body.get("value", 1), path + ("value",), params, (INT,))
         if target is None or value is None:
             return None
-        return [f"{target} += {value.src}"]
+        return [_add(target, value)]
     if kind == "add":
         if not isinstance(body, dict) or "counter" not in body:
             comp.problem(path, "add takes {counter: NAME, value: EXPR, seat: EXPR}")
@@ -132,12 +133,14 @@ def _effect_lines(game, comp, kind, body, path, params):
             value = comp.code(body.get("value", 1), path + ("value",), params, (INT,))
             if seat is None or value is None:
                 return None
-            return [f"s.c[{c.index}][{_seat_index(seat.src, game.n)}] += {value.src}"]
+            if not may_grow(mag_add(None, value.mag)):
+                return [f"s.c[{c.index}][{_seat_index(seat.src, game.n)}] += {value.src}"]
+            return [f"_i = {_seat_index(seat.src, game.n)}", _add(f"s.c[{c.index}][_i]", value)]
         inner = tuple(p for p in params if p[0] != "seat") + (("seat", INT),)
         value = comp.code(body.get("value", 1), path + ("value",), inner, (INT,))
         if value is None:
             return None
-        return [f"for p_seat in range(s.n):", f"    s.c[{c.index}][p_seat] += {value.src}"]
+        return [f"for p_seat in range(s.n):", "    " + _add(f"s.c[{c.index}][p_seat]", value)]
     if kind == "move":
         if not isinstance(body, dict) or "from" not in body or "to" not in body:
             comp.problem(path, "move takes {from: ZONE, to: ZONE, count: N}")
@@ -189,6 +192,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         to = _target(game, comp, body["to"], path + ("to",), params)
         if frm is None or to is None:
             return None
+        grows = False   # capped (or all of `from`): chips move, their total stays (no growth)
         if "value" in body:
             value = comp.code(body["value"], path + ("value",), params, (INT,))
             if value is None:
@@ -196,9 +200,12 @@ def _effect_lines(game, comp, kind, body, path, params):
             out = [f"_a = max({value.src}, 0)"]
             if body.get("cap", True):
                 out.append(f"_a = min(_a, max({frm}, 0))")
+            else:
+                grows = may_grow(mag_add(None, value.mag))
         else:
             out = [f"_a = max({frm}, 0)"]
-        out += [f"{frm} -= _a", f"{to} += _a"]
+        out += [f"{frm} = _clamp({frm} - _a)", f"{to} = _clamp({to} + _a)"] if grows else \
+            [f"{frm} -= _a", f"{to} += _a"]
         if "moved" in body:
             var = game.var.get(str(body["moved"]))
             if var is None:
@@ -224,7 +231,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             if k != "cards" and _field_name(comp, k, path + (k,)):
                 code = comp.code(v, path + (k,), params)
                 if code is not None:
-                    fields.append(f"{str(k)!r}: {code.src}")
+                    fields.append(f"{str(k)!r}: {_bounded(code)}")
         return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]
     if kind == "for_each":
         if not isinstance(body, dict) or "do" not in body:
@@ -241,12 +248,17 @@ def _effect_lines(game, comp, kind, body, path, params):
         et = coll.type[5:-1] if coll.type.startswith("list[") else ANY
         inner = tuple(p for p in params if p[0] != name) + ((name, et),)
         out = [f"for {py_param(name)} in list({coll.src}):"]
-        if "where" in body:
-            cond = comp.code(body["where"], path + ("where",), inner, (BOOL,))
-            if cond is None:
-                return None
-            out.append(f"    if not ({cond.src}): continue")
-        sub = effects_source(game, comp, body["do"], path + ("do",), inner)
+        outer = comp.scale
+        comp.scale = outer * (coll.size or 1.0)   # what it runs, once per item (docs/dsl.md, "Bounds")
+        try:
+            if "where" in body:
+                cond = comp.code(body["where"], path + ("where",), inner, (BOOL,))
+                if cond is None:
+                    return None
+                out.append(f"    if not ({cond.src}): continue")
+            sub = effects_source(game, comp, body["do"], path + ("do",), inner)
+        finally:
+            comp.scale = outer
         return out + (["    " + ln for ln in sub] or ["    pass"])
     if kind == "next_seat":
         seat = comp.code(body, path, params, (INT,))
@@ -295,7 +307,7 @@ def _effect_lines(game, comp, kind, body, path, params):
                 continue
             code = comp.code(v, path + (k,), params)
             if code is not None:
-                fields.append(f"{str(k)!r}: {code.src}")
+                fields.append(f"{str(k)!r}: {_bounded(code)}")
         return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]   # no log: no event built
     return None
 
@@ -327,6 +339,20 @@ def _seat_index(src: str, n: int) -> str:
     if re.fullmatch(r"-?\d+|p_\w+|_l\d+_\w+", src):
         return f"{src} if 0 <= {src} < {n} else _seat({src}, {n})"
     return f"_seat({src}, {n})"
+
+
+def _bounded(code) -> str:
+    """Source of int ``code`` saturated at +-INT_LIMIT when stored again and again it may grow without bound
+    (``x * x``, ``x + x``: ``dsl.may_grow``); anything else as it is (docs/dsl.md, "Bounds")."""
+    return f"_clamp({code.src})" if code.type == INT and may_grow(code.mag) else code.src
+
+
+def _add(target: str, value) -> str:
+    """``target += value``, saturated (``_clamp``) when ``value`` reads the state (a counter adding another,
+    or itself: it could double each time); a bounded value (a constant, points of a trick) adds plainly."""
+    if may_grow(mag_add(None, value.mag)):
+        return f"{target} = _clamp({target} + {value.src})"
+    return f"{target} += {value.src}"
 
 
 def _move_keeps_top_only(game, comp, body, path, src: str, dst: str) -> bool:

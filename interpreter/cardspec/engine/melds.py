@@ -319,6 +319,10 @@ def fx_lay_off(s, src, dst, index, cards, wild):
 
 
 # ---- the expression functions -------------------------------------------------------------------
+#: Their own work beyond their arguments, for the load-time cost bound (docs/dsl.md, "Bounds"), N the most
+#: cards a list can hold: finding melds looks at pairs of cards (runs from each card, sets by rank).
+dsl.BUILTIN_COST.update(ranks=lambda n: n, suits=lambda n: n, join=lambda n: n, run_wilds=lambda n: 8 * n,
+                        melds_in=lambda n: n * n, extensions=lambda n: n * n)
 def _install(comp):
     ns = comp.env.ns
     if ns is not None and "_m_run_wilds" not in ns:

@@ -151,6 +151,7 @@ class Game:
         dspec = data.get("deck") or {}
         copies = comp.constant(dspec.get("copies", 1), ("deck", "copies"))
         jokers = comp.constant(dspec.get("jokers", 0), ("deck", "jokers"))
+        copies, jokers = _deck_caps(comp, dspec, copies, jokers)
         try:
             self.deck = Deck(ranks=[str(r) for r in dspec.get("ranks", [])], suits=[str(s) for s in dspec.get("suits", [])],
                              copies=max(int(copies), 1), jokers=int(jokers), ace=str(dspec.get("ace", "high")),
@@ -268,7 +269,8 @@ class Game:
         self.match_loser = self._seat_list(comp, m, "loser") if self.loser not in (None, "highest", "lowest") \
             else None
         self.score_counter = self.counter.get(m.get("score", "score"))
-        self.max_deals = int(m.get("max_deals", 1000))
+        self.max_deals = _capped(comp, m.get("max_deals", 1000), ("match", "max_deals"), 1, MAX_DEALS,
+                                 "the most deals a match may have")
         self.teams = None
         if m.get("teams"):
             self.teams = [list(t) for t in m["teams"]]
@@ -432,7 +434,7 @@ class Game:
                 readers.add(fname)
             self.env.names[name] = Binding(fname, code.type, kind="define", params=tuple(p for p, _ in params),
                                            param_types=tuple(ptypes), body=inline_body(code.src),
-                                           values=code.values)
+                                           values=code.values, cost=code.cost, size=code.size, mag=code.mag)
 
     def _semantic_checks(self, comp: Compiler):
         rs = self.ruleset
@@ -527,6 +529,41 @@ def _signature(key):
             return None, []
         params.append((pname.strip(' '), ptype.strip(' ')))
     return name.strip(' '), params
+
+
+#: Caps of a ruleset (docs/rulesets.md, "Caps"): a value beyond is refused at load with its position.
+MAX_COPIES = 16          # deck: copies
+MAX_JOKERS = 64          # deck: jokers
+MAX_DECK_CARDS = 1040    # all cards of the deck (20 packs of 52)
+MAX_DEALS = 10_000       # match: max_deals (the default is 1,000)
+
+
+def _capped(comp: Compiler, value, path, lo: int, hi: int, what: str) -> int:
+    """``value`` as an int in ``lo..hi``; else a problem at ``path`` and the nearest bound."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        comp.problem(path, f"{what} is a whole number from {lo:,} to {hi:,}, not '{_shown(value)}'")
+        return lo
+    if not lo <= value <= hi:
+        comp.problem(path, f"{what} is at most {hi:,} (and at least {lo:,}); found {value:,}",
+                     "docs/rulesets.md, Caps")
+        return min(max(value, lo), hi)
+    return value
+
+
+def _deck_caps(comp: Compiler, dspec: dict, copies, jokers) -> tuple:
+    """``(copies, jokers)`` within the caps (else a problem and values within): checked before the deck's
+    cards are made, so ``copies: 1000000`` is refused at once instead of filling memory."""
+    if isinstance(copies, int) and not isinstance(copies, bool):
+        copies = max(copies, 1)   # (0 or less: one pack, as before)
+    copies = _capped(comp, copies, ("deck", "copies"), 1, MAX_COPIES, "copies")
+    jokers = _capped(comp, jokers, ("deck", "jokers"), 0, MAX_JOKERS, "jokers")
+    ranks, suits = dspec.get("ranks") or [], dspec.get("suits") or []
+    total = (len(ranks) if isinstance(ranks, list) else 0) * (len(suits) if isinstance(suits, list) else 0) \
+        * copies + jokers
+    if total > MAX_DECK_CARDS:
+        comp.problem(("deck",), f"the deck has {total:,} cards; at most {MAX_DECK_CARDS:,}", "docs/rulesets.md, Caps")
+        copies, jokers = 1, 0
+    return copies, jokers
 
 
 def _shown(text) -> str:

@@ -176,6 +176,53 @@ _MISTAKES = [
 ]
 
 
+#: The cost budget (docs/dsl.md, "Bounds"): an expression or definition whose worst-case cost, in elementary
+#: steps (a name read, an operation, one item of a loop), is above this is refused at load. The built-ins'
+#: largest is about 2,300 (tests/test_bounds.py prints them); 2 comprehensions nested over a 108-card deck
+#: cost about 12,000; 3 nested over 52 cards about 140,000; 4 nested over 52 cards, 7 million: refused.
+COST_BUDGET = 3_000_000
+#: A secret rule typed during play (Eleusis) has its own, smaller budget: it runs once per card judged.
+RULE_BUDGET = 5_000
+#: Integers stored in the state (vars, counters) and in events stay within +-INT_LIMIT (2**53 - 1, the
+#: largest integer JSON readers such as JavaScript hold exactly): a value beyond saturates at the limit.
+INT_LIMIT = 2 ** 53 - 1
+#: A comprehension that reads no state (``filter(c in deck where c.rank == 2)``) is computed once at load
+#: when it costs at most this; above, it is left to run time (where the budget bounds it).
+FOLD_BUDGET = 100_000
+
+
+def mag_add(m1, m2):
+    """Magnitude bound of ``x + y`` (or ``x - y``) from those of x and y (``Code.mag``)."""
+    (a1, d1, b1), (a2, d2, b2) = m1 or (1, 1, 0), m2 or (1, 1, 0)
+    return (a1 + a2, max(d1, d2), b1 + b2)
+
+
+def mag_mul(m1, m2):
+    """Magnitude bound of ``x * y``: (a1 S^d1 + b1)(a2 S^d2 + b2)."""
+    (a1, d1, b1), (a2, d2, b2) = m1 or (1, 1, 0), m2 or (1, 1, 0)
+    if d1 == 0 or a1 == 0:
+        return (a2 * b1, d2 if a2 * b1 else 0, b1 * b2)
+    if d2 == 0 or a2 == 0:
+        return (a1 * b2, d1 if a1 * b2 else 0, b1 * b2)
+    return (a1 * a2 + a1 * b2 + a2 * b1, d1 + d2, b1 * b2)
+
+
+def may_grow(mag) -> bool:
+    """Whether an int of magnitude ``mag``, stored and read back again and again, may grow without bound
+    (``x * x``, ``x + x``, a constant beyond INT_LIMIT): such a store saturates (``_clamp``); a store of
+    ``x + 1`` or of a bounded value does not need to."""
+    a, d, b = mag or (1, 1, 0)
+    return d >= 2 or (d == 1 and a > 1) or b > INT_LIMIT
+
+
+def _const_mag(src: str):
+    try:
+        v = abs(int(src.strip("()")))
+    except ValueError:
+        return None
+    return (0, 0, v)
+
+
 #: Bounds on author text (evaluation is bounded by construction; these bound the compiler).
 MAX_EXPR_CHARS = 4000
 MAX_NESTING = 40
@@ -307,6 +354,10 @@ class Code:
     type: str
     const: bool = False   # no state read: may be folded
     values: frozenset | None = None   # every value it can take, when known (`x % 4`, a table's values)
+    cost: float = 1.0     # worst-case elementary steps of one evaluation (docs/dsl.md, "Bounds")
+    size: float | None = None   # a list: most items it can hold (None: the game's bound, ``_Compiler.bound``)
+    mag: tuple | None = None    # an int: (a, d, b), |value| <= a * S**d + b where S bounds every int read from
+                                # the state (INT_LIMIT); None: (1, 1, 0), a plain read
 
 
 @dataclass
@@ -321,6 +372,9 @@ class Binding:
     const: bool = False
     body: str | None = None   # a small definition's generated source (parameters p_NAME), inlined at each use
     values: frozenset | None = None   # the values a parameterless definition can take, when known
+    cost: float = 0.0     # a definition: the cost of one evaluation of its body (charged at each use)
+    size: float | None = None   # a list: most items (e.g. seats: players; a counter: players)
+    mag: tuple | None = None    # an int: its magnitude bound (Code.mag)
 
 
 @dataclass
@@ -349,6 +403,7 @@ class _Compiler:
         self.locals: list = []        # stack of dicts name -> Binding (comprehension variables)
         self.last_where_map = None
         self._n = 0
+        self._acc = [0.0]             # cost frames: each c() call adds its cost to the frame of its caller
 
     # ---- helpers --------------------------------------------------------
     def err(self, node, msg, hint=""):
@@ -360,12 +415,48 @@ class _Compiler:
         raise DslError(msg, 1, 1, hint)
 
     def c(self, node) -> Code:
-        if isinstance(node, Token):
-            return self.token(node)
-        fn = getattr(self, "r_" + node.data, None)
-        if fn is None:  # pragma: no cover
-            self.err(node, f"unsupported construct '{node.data}'")
-        return self.fold(fn(node))
+        """Compile ``node``: its ``Code`` with ``cost`` (this node's steps plus its parts'), ``size`` for a
+        list and ``mag`` for an int filled in (docs/dsl.md, "Bounds")."""
+        self._acc.append(0.0)
+        try:
+            if isinstance(node, Token):
+                code = self.token(node)
+            else:
+                fn = getattr(self, "r_" + node.data, None)
+                if fn is None:  # pragma: no cover
+                    self.err(node, f"unsupported construct '{node.data}'")
+                code = fn(node)
+                code.cost = 1.0 + self._acc[-1]
+                code = self.fold(code)   # (a comprehension over constants is computed at load if cheap)
+        finally:
+            inner = self._acc.pop()
+        code.cost = 1.0 if code.const else 1.0 + inner
+        if code.size is None and elem(code.type) is not None:
+            code.size = self.bound_of(code)
+        if code.type == INT and code.mag is None:
+            code.mag = _const_mag(code.src) if code.const else \
+                (0, 0, max(abs(x) for x in code.values)) if code.values else None
+        self._acc[-1] += code.cost
+        return code
+
+    def charge(self, steps: float):
+        """Add ``steps`` to the cost of the node being compiled (a builtin's own work, e.g. a sort)."""
+        self._acc[-1] += steps
+
+    def bound(self) -> float:
+        """The most items any list of this game can hold: the deck's cards (copies and jokers counted), at
+        least the player count (a list of seats) and 1."""
+        deck = self.env.deck
+        cards = len(deck.cards) if deck is not None and getattr(deck, "cards", None) is not None else 0
+        return float(max(cards, self.env.players, 1))
+
+    def bound_of(self, code: Code) -> float:
+        """Most items of list ``code``: its ``size``, a constant tuple's length, else ``bound()``."""
+        if code.size is not None:
+            return code.size
+        if code.const and code.src.startswith("("):
+            return float(max(code.src.count(","), 1))
+        return self.bound()
 
     def fold(self, code: Code) -> Code:
         """Constant folding: a sub-expression that reads no state is computed once, at load time.
@@ -376,7 +467,7 @@ class _Compiler:
         ns = self.env.ns
         if ns is None or code.type == ANY:
             return code
-        if _READS_STATE.search(code.src) or "_l" in code.src:
+        if _READS_STATE.search(code.src) or ("_l" in code.src and code.cost > FOLD_BUDGET):
             return self.tabulate(code)
         if code.src in ("True", "False") or code.src.lstrip("-").isdigit():
             code.const = True
@@ -384,7 +475,7 @@ class _Compiler:
         try:
             value = eval(code.src, ns)  # noqa: S307 - generated from the checked tree, reads no state
         except Exception:  # noqa: BLE001 - leave it to run time (e.g. a division guard)
-            return code
+            return self.tabulate(code) if "_l" in code.src else code
         if isinstance(value, range):
             value = tuple(value)
         if isinstance(value, list):
@@ -533,10 +624,11 @@ class _Compiler:
         if b.kind == "define":
             if b.params:
                 self.err(tok, f"'{tok}' takes {len(b.params)} argument(s): {tok}({', '.join(b.params)})")
+            self.charge(b.cost)
             if b.body is not None:
-                return Code(f"({b.body})", b.type, values=b.values)
-            return Code(f"{b.src}(s)", b.type)
-        return Code(b.src, b.type, b.const)
+                return Code(f"({b.body})", b.type, values=b.values, size=b.size, mag=b.mag)
+            return Code(f"{b.src}(s)", b.type, size=b.size, mag=b.mag)
+        return Code(b.src, b.type, b.const, size=b.size, mag=b.mag)
 
     def r_name(self, n):
         return self.name(n.children[0])
@@ -572,7 +664,8 @@ class _Compiler:
         for ch, it in zip(n.children, items):
             if it.type != t and ANY not in (it.type, t):
                 self.err(ch, f"a list holds one type: {t} then {it.type}")
-        return Code("(" + ", ".join(i.src for i in items) + ",)", list_of(t), all(i.const for i in items))
+        return Code("(" + ", ".join(i.src for i in items) + ",)", list_of(t), all(i.const for i in items),
+                    size=float(len(items)))
 
     # ---- operators --------------------------------------------------------
     def r_if_(self, n):
@@ -583,7 +676,9 @@ class _Compiler:
         t = a.type if a.type != ANY else b.type
         if cond.src in ("True", "False"):
             return a if cond.src == "True" else b
-        return Code(f"({a.src} if {cond.src} else {b.src})", t)
+        size = max(self.bound_of(a), self.bound_of(b)) if elem(t) is not None else None
+        mag = tuple(max(x, y) for x, y in zip(a.mag or (1, 1, 0), b.mag or (1, 1, 0))) if t == INT else None
+        return Code(f"({a.src} if {cond.src} else {b.src})", t, size=size, mag=mag)
 
     def _logic(self, n, op):
         a, b = self.c(n.children[0]), self.c(n.children[1])
@@ -608,7 +703,7 @@ class _Compiler:
 
     def r_neg(self, n):
         a = self.want(n.children[0], self.c(n.children[0]), INT)
-        return Code(f"(-{a.src})", INT, a.const)
+        return Code(f"(-{a.src})", INT, a.const, mag=a.mag)
 
     def r_compare(self, n):
         left, op, right = n.children
@@ -624,6 +719,8 @@ class _Compiler:
             elif {a.type, b.type} == {CARD, INT}:
                 hint = "compare card.rank with a rank"
             self.err(n, f"cannot compare {a.type} with {b.type}", hint)
+        if elem(a.type) is not None:
+            self.charge(min(self.bound_of(a), self.bound_of(b)))   # comparing lists item by item
         if op in ("==", "!=", "<>"):
             # A value that cannot occur: e.g. a card's suit against no_suit in a deck without jokers.
             for x, y in ((a, b), (b, a)):
@@ -643,10 +740,12 @@ class _Compiler:
 
     def r_in_(self, n):
         a, b = self._in(n)
+        self.charge(self.bound_of(b))
         return Code(f"({a.src} in {b.src})", BOOL)
 
     def r_not_in(self, n):
         a, b = self._in(n)
+        self.charge(self.bound_of(b))
         return Code(f"({a.src} not in {b.src})", BOOL)
 
     def r_binop(self, n):
@@ -663,12 +762,14 @@ class _Compiler:
             # a nonzero constant divisor needs no zero check (x / 0 and x % 0 are 0): plain Python
             k = int(b.src.strip("()"))
             values = frozenset(range(k)) if op == "%" and 0 < k <= 64 else None   # x % k is 0 … k-1
-            return Code(f"({a.src} {'//' if op == '/' else '%'} {b.src})", INT, const, values)
+            mag = (0, 0, abs(k)) if op == "%" else a.mag
+            return Code(f"({a.src} {'//' if op == '/' else '%'} {b.src})", INT, const, values, mag=mag)
         if op == "/":
-            return Code(f"_div({a.src}, {b.src})", INT, const)
+            return Code(f"_div({a.src}, {b.src})", INT, const, mag=a.mag)
         if op == "%":
-            return Code(f"_mod({a.src}, {b.src})", INT, const)
-        return Code(f"({a.src} {op} {b.src})", INT, const)
+            return Code(f"_mod({a.src}, {b.src})", INT, const, mag=b.mag)
+        mag = mag_mul(a.mag, b.mag) if op == "*" else mag_add(a.mag, b.mag)
+        return Code(f"({a.src} {op} {b.src})", INT, const, mag=mag)
 
     # ---- access -------------------------------------------------------------
     _CARD_ATTRS = {"suit": ("SUIT", SUIT), "rank": ("RANK", INT), "points": ("POINTS", INT),
@@ -681,7 +782,10 @@ class _Compiler:
         attr = str(name)
         if a.type in (CARD, ANY) and attr in self._CARD_ATTRS:
             table, t = self._CARD_ATTRS[attr]
-            return Code(f"{table}[{a.src}]", t)
+            values = (self.env.ns or {}).get(table)
+            mag = (0, 0, max((abs(x) for x in values if isinstance(x, int)), default=0)) \
+                if t == INT and values is not None else None
+            return Code(f"{table}[{a.src}]", t, mag=mag)
         if a.type == CARD:
             close = difflib.get_close_matches(attr, list(self._CARD_ATTRS), n=1)
             self.err(name, f"a card has no '{attr}'", f"did you mean '{close[0]}'?" if close else
@@ -728,14 +832,19 @@ class _Compiler:
             self.err(node.children[1], f"cannot go through {coll.type}: a list or zone is needed")
         return name, coll, e
 
-    def _with_local(self, name, t, fn):
+    def _with_local(self, name, t, fn, coll: Code | None = None):
+        """Compile ``fn()`` with comprehension variable ``name`` (type ``t``) bound; its cost counts once per
+        item of ``coll`` (``bound_of``)."""
         self._n += 1
         py = f"_l{self._n}_{name}"
         self.locals.append({name: Binding(py, t)})
+        self._acc.append(0.0)
         try:
             return py, fn()
         finally:
             self.locals.pop()
+            inner = self._acc.pop()
+            self._acc[-1] += inner * (self.bound_of(coll) if coll is not None else self.bound())
 
     def comprehension(self, arg):
         """Any argument form → (item_src, item_type, loop_src, ...) as Python comprehension parts.
@@ -747,8 +856,9 @@ class _Compiler:
             return None
         if arg.data == "where_arg":
             name, coll, e = self._binder(arg.children[0])
-            py, cond = self._with_local(name, e, lambda: self.c(arg.children[1]))
+            py, cond = self._with_local(name, e, lambda: self.c(arg.children[1]), coll)
             self.want(arg.children[1], cond, BOOL)
+            self.last_coll = coll
             self.last_loop, self.last_cond = f"for {py} in {coll.src}", cond.src
             self.last_map = None
             # `x in L where TABLE[x]` (a tabulated condition): the truth values as map(TABLE.__getitem__, L),
@@ -767,7 +877,8 @@ class _Compiler:
                 b = self.c(body)
                 cond = self.c(arg.children[3]) if arg.data == "for_where_arg" else None
                 return b, cond
-            py, (b, cond) = self._with_local(str(var), e, inner)
+            py, (b, cond) = self._with_local(str(var), e, inner, coll)
+            self.last_coll, self.last_body = coll, b
             if cond is not None:
                 self.want(arg.children[3], cond, BOOL)
             clause = f"for {py} in {coll.src}" + (f" if {cond.src}" if cond is not None else "")
@@ -790,10 +901,11 @@ class _Compiler:
                 code = self.c(a)
                 self.want(a, code, t)
                 srcs.append(code.src)
+            self.charge(b.cost)
             inline = _inline(b, srcs)
             if inline is not None:
-                return Code(inline, b.type)
-            return Code(f"{b.src}(s, {', '.join(srcs)})", b.type)
+                return Code(inline, b.type, size=b.size, mag=b.mag)
+            return Code(f"{b.src}(s, {', '.join(srcs)})", b.type, size=b.size, mag=b.mag)
         fn = BUILTINS.get(fname)
         if fn is None:
             if b is not None:
@@ -801,6 +913,9 @@ class _Compiler:
             close = difflib.get_close_matches(fname, list(BUILTINS) + [k for k, v in self.env.names.items()
                                                                        if v.kind == "define"], n=1)
             self.err(fname_tok, f"unknown function '{fname}'", f"did you mean '{close[0]}'?" if close else "")
+        extra = BUILTIN_COST.get(fname)
+        if extra is not None:   # a builtin's own work beyond its arguments (e.g. finding melds in a hand)
+            self.charge(extra(self.bound()))
         return fn(self, n, args)
 
 
@@ -838,6 +953,10 @@ def _inline(b: Binding, args: list) -> str | None:
 
 # ---- builtin functions -------------------------------------------------------
 BUILTINS = {}
+#: A builtin's own cost beyond its arguments' (which are counted as compiled), as a function of the game's
+#: list bound N (``_Compiler.bound``): registered by modules whose builtins do more than one pass over a
+#: list (e.g. melds_in). Builtins defined here charge their work themselves (``_Compiler.charge``).
+BUILTIN_COST = {}
 
 
 def builtin(*names):
@@ -859,7 +978,7 @@ def _seat_fn(fmt):
     def f(comp, n, args):
         _argc(comp, n, args, 1)
         a = comp.want(args[0], comp.c(args[0]), INT)
-        return Code(fmt.format(a=a.src, n=comp.env.players), INT)
+        return Code(fmt.format(a=a.src, n=comp.env.players), INT, mag=(0, 0, comp.env.players))
     return f
 
 
@@ -874,7 +993,7 @@ BUILTINS["seat_at"] = _seat_fn("({a}) % {n}")
 def _abs(comp, n, args):
     _argc(comp, n, args, 1)
     a = comp.want(args[0], comp.c(args[0]), INT)
-    return Code(f"abs({a.src})", INT)
+    return Code(f"abs({a.src})", INT, mag=a.mag)
 
 
 @builtin("count")
@@ -883,20 +1002,22 @@ def _count(comp, n, args):
     comp_parts = comp.comprehension(args[0])
     if comp_parts:
         _, _, clause = comp_parts
+        mag = (0, 0, comp.bound_of(comp.last_coll))
         if args[0].data == "where_arg" and comp.last_where_map is not None:
-            return Code(f"sum({comp.last_where_map[0]})", INT)
-        return Code(f"sum([1 {clause}])", INT)
+            return Code(f"sum({comp.last_where_map[0]})", INT, mag=mag)
+        return Code(f"sum([1 {clause}])", INT, mag=mag)
     a = comp.c(args[0])
     if elem(a.type) is None:
         comp.err(args[0], f"count needs a list or zone, found {a.type}")
-    return Code(f"len({a.src})", INT)
+    return Code(f"len({a.src})", INT, mag=(0, 0, comp.bound_of(a)))
 
 
 def _aggregate(pyfn, empty):
     def f(comp, n, args):
         if len(args) >= 2 and pyfn in ("max", "min"):
             codes = [comp.want(a, comp.c(a), INT) for a in args]
-            return Code(f"{pyfn}({', '.join(c.src for c in codes)})", INT)
+            mag = tuple(max(m) for m in zip(*[c.mag or (1, 1, 0) for c in codes]))
+            return Code(f"{pyfn}({', '.join(c.src for c in codes)})", INT, mag=mag)
         _argc(comp, n, args, 1)
         parts = comp.comprehension(args[0])
         if parts:
@@ -904,17 +1025,22 @@ def _aggregate(pyfn, empty):
             if t not in (INT, ANY):
                 comp.err(args[0], f"{n.children[0]} adds up numbers, found {t}",
                          "e.g. sum(c.points for c in won[seat])")
+            body = comp.last_body.mag or (1, 1, 0)
+            k = comp.bound_of(comp.last_coll)
             if pyfn == "sum":
+                mag = (body[0] * k, body[1], body[2] * k)
                 if comp.last_map is not None:
-                    return Code(f"sum({comp.last_map})", INT)
-                return Code(f"sum([{src} {clause}])", INT)
-            return Code(f"{pyfn}([{src} {clause}], default={empty})", INT)
+                    return Code(f"sum({comp.last_map})", INT, mag=mag)
+                return Code(f"sum([{src} {clause}])", INT, mag=mag)
+            return Code(f"{pyfn}([{src} {clause}], default={empty})", INT, mag=body)
         a = comp.c(args[0])
         if elem(a.type) not in (INT, ANY):
             comp.err(args[0], f"{n.children[0]} needs a list of numbers, found {a.type}",
                      "e.g. sum(c.points for c in won[seat])")
+        k = comp.bound_of(a)
+        comp.charge(k)
         if pyfn == "sum":
-            return Code(f"sum({a.src})", INT)
+            return Code(f"sum({a.src})", INT, mag=(k, 1, 0))
         return Code(f"{pyfn}({a.src}, default={empty})", INT)
     return f
 
@@ -943,6 +1069,7 @@ def _quant(pyfn):
         if elem(a.type) not in (BOOL, ANY):
             comp.err(args[0], f"{n.children[0]} needs 'x in LIST where CONDITION'",
                      "e.g. any(c in hand where c.suit == hearts)")
+        comp.charge(comp.bound_of(a))
         return Code(f"{pyfn}({a.src})", BOOL)
     return f
 
@@ -958,7 +1085,7 @@ def _filter(comp, n, args):
     if not parts or args[0].data != "where_arg":
         comp.err(n, "filter takes 'x in LIST where CONDITION'", "e.g. filter(c in hand where c.suit == hearts)")
     src, t, clause = parts
-    return Code(f"[{src} {clause}]", list_of(t))
+    return Code(f"[{src} {clause}]", list_of(t), size=comp.bound_of(comp.last_coll))
 
 
 @builtin("sort")
@@ -967,15 +1094,23 @@ def _sort(comp, n, args):
     a = args[0]
     if isinstance(a, Tree) and a.data == "by_arg":
         name, coll, e = comp._binder(a.children[0])
-        py, key = comp._with_local(name, e, lambda: comp.c(a.children[1]))
+        py, key = comp._with_local(name, e, lambda: comp.c(a.children[1]), coll)
         comp.want(a.children[1], key, INT)
-        return Code(f"sorted({coll.src}, key=lambda {py}: {key.src})", coll.type)
+        comp.charge(_sort_cost(comp.bound_of(coll)))
+        return Code(f"sorted({coll.src}, key=lambda {py}: {key.src})", coll.type, size=comp.bound_of(coll))
     code = comp.c(a)
     if elem(code.type) not in (INT, CARD, ANY):
         comp.err(a, f"sort needs a list of numbers or cards, found {code.type}")
+    comp.charge(_sort_cost(comp.bound_of(code)))
     if elem(code.type) == CARD:
-        return Code(f"sorted({code.src}, key=SORT_KEY.__getitem__)", code.type)
-    return Code(f"sorted({code.src})", code.type)
+        return Code(f"sorted({code.src}, key=SORT_KEY.__getitem__)", code.type, size=comp.bound_of(code))
+    return Code(f"sorted({code.src})", code.type, size=comp.bound_of(code))
+
+
+def _sort_cost(k: float) -> float:
+    """Steps of sorting ``k`` items: k log2 k (at least k)."""
+    import math
+    return k * max(1.0, math.log2(max(k, 2.0)))
 
 
 @builtin("holder")
@@ -985,7 +1120,8 @@ def _holder(comp, n, args):
     card = comp.want(args[1], comp.c(args[1]), CARD)
     if z.type != list_of(list_of(CARD)):
         comp.err(args[0], "holder(ZONE, CARD) needs a per-seat zone such as hand")
-    return Code(f"_holder({z.src}, {card.src})", INT)
+    comp.charge(comp.bound())   # every seat's cards, at most the deck
+    return Code(f"_holder({z.src}, {card.src})", INT, mag=(0, 0, comp.env.players))
 
 
 @builtin("strength")
@@ -1015,7 +1151,8 @@ def _distinct(comp, n, args):
     z = comp.c(args[0])
     if elem(z.type) is None:
         comp.err(args[0], f"distinct needs a zone or list, found {z.type}")
-    return Code(f"sorted(set({z.src}))", z.type)
+    comp.charge(_sort_cost(comp.bound_of(z)))
+    return Code(f"sorted(set({z.src}))", z.type, size=comp.bound_of(z))
 
 
 def runtime_helpers() -> dict:
@@ -1047,8 +1184,11 @@ def runtime_helpers() -> dict:
     def _top(lst):
         return lst[-1] if lst else -1
 
+    def _clamp(x, hi=INT_LIMIT, lo=-INT_LIMIT):
+        return x if lo <= x <= hi else (hi if x > hi else lo)   # docs/dsl.md, "Bounds": ints saturate
+
     return {"_div": _div, "_mod": _mod, "_at": _at, "_lat": _lat, "_NO_ZONE": NO_ZONE, "_seat": _seat,
-            "_holder": _holder, "_top": _top}
+            "_holder": _holder, "_top": _top, "_clamp": _clamp}
 
 
 def rank_strength_helper(table):

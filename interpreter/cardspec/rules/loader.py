@@ -214,6 +214,10 @@ def _option_problem(origin, message, hint, code) -> Problem:
     return Problem(str(origin), 0, 0, message, hint, code=code)
 
 
+#: The size of an int option's value, declared bounds or not (docs/rulesets.md, "Caps").
+MAX_OPTION_INT = 10 ** 9
+
+
 def coerce_option(name: str, spec: dict, raw):
     """Convert ``raw`` (text from a command line or a YAML value) to the option's type.
 
@@ -238,7 +242,7 @@ def coerce_option(name: str, spec: dict, raw):
             v = raw if isinstance(raw, list) else [x.strip() for x in str(raw).split(",") if x.strip()]
         else:
             v = str(raw)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"option '{name}' takes {_describe(spec)}; got '{raw}'") from None
     values = spec.get("values")
     if values is not None and v not in values and str(v) not in [str(x) for x in values]:
@@ -246,6 +250,8 @@ def coerce_option(name: str, spec: dict, raw):
     if values is not None and v not in values:
         v = next(x for x in values if str(x) == str(v))
     if t == "int":
+        if abs(v) > MAX_OPTION_INT:   # docs/rulesets.md, Caps: an int option needs no bounds to stay sane
+            raise ValueError(f"option '{name}' is at most {MAX_OPTION_INT:,} in size; got {raw}")
         if "min" in spec and v < spec["min"]:
             raise ValueError(f"option '{name}' must be at least {spec['min']}; got {v}")
         if "max" in spec and v > spec["max"]:

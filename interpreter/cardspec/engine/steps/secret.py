@@ -42,7 +42,8 @@ from __future__ import annotations
 import random
 
 from .base import Step, step_type
-from ...lang.dsl import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, builtin, compile_expr, list_of, py_param, _argc
+from ...lang.dsl import (BOOL, BUILTIN_COST, CARD, INT, RULE_BUDGET, STR, Binding, Code, DslError, Env, builtin,
+                         compile_expr, list_of, py_param, _argc)
 
 #: the context names of a secret rule and their types
 RULE_PARAMS = (("card", CARD), ("last", CARD), ("line", list_of(CARD)))
@@ -78,6 +79,31 @@ def rule_env(game) -> Env:
     return Env(names={k: b for k, b in env.names.items() if b.const}, deck=env.deck, players=env.players, ns=env.ns)
 
 
+def rule_code(game, text: str) -> Code:
+    """Check a secret rule's text (typed during play, or a library rule) in ``game`` without keeping it:
+    its generated ``Code``, whose ``cost`` is the worst-case steps of one judgement. Cheap enough to call
+    before accepting text from a client (a server may run it off its event loop as well).
+
+    Raises ``DslError`` when it does not compile, names the state, or costs more than ``RULE_BUDGET``
+    steps (docs/dsl.md, "Bounds"; the message gives the estimate).
+    """
+    env = game.ns.get("_SR_ENV")
+    if env is None:
+        env = game.ns["_SR_ENV"] = rule_env(game)
+    params = {n: Binding(py_param(n), t) for n, t in RULE_PARAMS}
+    try:
+        code = compile_expr(text, env, params, (BOOL,))
+    except DslError as e:
+        if game.env.lookup(str(e.message).split("'")[1] if "'" in e.message else "") is not None \
+                and "unknown name" in e.message:
+            e.hint = "a secret rule may use only card, last, line and constants (suits, ranks, colours, cards)"
+        raise
+    if code.cost > RULE_BUDGET:
+        raise DslError(f"the rule may take about {int(code.cost):,} steps to judge a card; a rule may take at "
+                       f"most {RULE_BUDGET:,}", 1, 1, "nest fewer loops over line (each one multiplies the work)")
+    return code
+
+
 def compile_rule(game, text: str, name: str = "", hint: str = "") -> int:
     """Compile a secret rule's text in ``game``; returns its id (the same text gives the same id).
 
@@ -92,17 +118,14 @@ def compile_rule(game, text: str, name: str = "", hint: str = "") -> int:
     if env is None:
         env = game.ns["_SR_ENV"] = rule_env(game)
     params = {n: Binding(py_param(n), t) for n, t in RULE_PARAMS}
-    try:
-        code = compile_expr(text, env, params, (BOOL,))
-    except DslError as e:
-        if game.env.lookup(str(e.message).split("'")[1] if "'" in e.message else "") is not None \
-                and "unknown name" in e.message:
-            e.hint = "a secret rule may use only card, last, line and constants (suits, ranks, colours, cards)"
-        raise
+    code = rule_code(game, text)
     fn = game.comp.function(code.src, RULE_PARAMS)
     rules.append((name, text.strip(), hint, fn))
     index[key] = len(rules) - 1
     return len(rules) - 1
+
+
+BUILTIN_COST["judge"] = lambda n: RULE_BUDGET   # a judgement runs a rule: at most its budget
 
 
 @builtin("judge")

@@ -1,0 +1,200 @@
+"""Every evaluation has a cost bound known at load (issue 16, Found 2 / Deliver 2; docs/dsl.md, "Bounds").
+
+The compiler estimates each expression's and definition's worst-case cost (steps; loops multiply by the
+most items their list can hold, bounded by the deck; a definition costs its body at every use) and refuses,
+at file:line:col with the estimate, anything over ``COST_BUDGET``; a secret rule typed during play has its
+own ``RULE_BUDGET``; ints stored in the state or in events saturate at +-INT_LIMIT; the deck, max_deals and
+int options have caps (docs/rulesets.md, "Caps").
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import cardspec
+from cardspec.errors import IllegalAction, RulesetError
+from cardspec.lang.dsl import COST_BUDGET, INT_LIMIT, RULE_BUDGET
+from cardspec.rules import builtin_names, read_ruleset
+
+
+def _load(tmp_path, text, players=4, name="child.yaml", **kw):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return cardspec.load(str(path), players=players, **kw), path
+
+
+def _refused(tmp_path, text, players=4):
+    with pytest.raises(RulesetError) as info:
+        _load(tmp_path, text, players)
+    return info.value
+
+
+def _nested(k: int) -> str:
+    """k comprehensions over the deck, each depending on the one around it (nothing folds away)."""
+    e = "x1 in hand[0]"
+    for i in range(1, k + 1):
+        near = f"x{i} != x{i + 1} and " if i < k else ""
+        e = f"count(x{i} in deck where {near}{e}) > 0"
+    return e
+
+
+def test_builtin_rulesets_stay_well_within_the_budget():
+    """Every built-in, at every player count, costs at most a quarter of the budget (the margin printed)."""
+    worst = {}
+    for name in builtin_names():
+        lo, hi = read_ruleset(name).players
+        for n in range(lo, hi + 1):
+            worst[name] = max(worst.get(name, 0), cardspec.load(name, players=n).comp.max_cost)
+    top = max(worst, key=worst.get)
+    print(f"largest cost: {top} {worst[top]:,.0f} steps of {COST_BUDGET:,}")
+    assert worst[top] * 4 <= COST_BUDGET, worst
+    assert all(v > 0 for v in worst.values())
+
+
+@pytest.mark.parametrize("levels", [5, 8])
+def test_nested_comprehensions_over_the_deck_are_refused_with_the_estimate(tmp_path, levels):
+    """issue 16, Found 2: count(x4 in deck where count(x3 in deck where …) > 0) > 0 — 5 levels took 2.5 s per
+    lead, 8 hung. Refused at load, at the expression's file:line:col, with the estimate."""
+    err = _refused(tmp_path, f'extends: hearts\ndefine:\n  deep: "{_nested(levels)}"\n')
+    p = err.problems[0]
+    assert (p.line, p.col) == (3, 9), str(err)
+    assert "steps" in p.message and f"{COST_BUDGET:,}" in p.message
+
+
+def test_two_nested_comprehensions_are_fine(tmp_path):
+    """The common case (a card compared with every other, e.g. a pair in hand) loads and plays."""
+    game, _ = _load(tmp_path, f'''\
+extends: hearts
+define:
+  deep: "{_nested(2)}"
+  pairs: count(a in hand[0] where count(b in hand[0] where a.rank == b.rank) > 1)
+match: {{deals: 1, end: "deep and pairs >= 0"}}
+''')
+    state = game.new_state(seed=2)
+    while not state.terminal:
+        state.apply(state.legal_actions()[0])
+
+
+@pytest.mark.parametrize("base", ["count(hand[0])", "1"])
+def test_exponential_definition_chain_is_refused(tmp_path, base):
+    """issue 16, Found 2: d1: d0 + d0 … d44: d43 + d43 (no recursion, 2**44 evaluations of d0). Refused at the
+    first definition over the budget (a constant chain folds at load and costs nothing)."""
+    lines = [f"  d0: {base}"] + [f"  d{i}: d{i - 1} + d{i - 1}" for i in range(1, 45)]
+    text = "extends: hearts\ndefine:\n" + "\n".join(lines) + "\n"
+    if base == "1":
+        game, _ = _load(tmp_path, text)
+        return
+    err = _refused(tmp_path, text)
+    p = err.problems[0]
+    assert "steps" in p.message and 4 <= p.line <= 3 + 44   # the line of one dK (d0 is line 3)
+    assert len(err.problems) <= 44
+
+
+def test_for_each_multiplies_the_cost_of_what_it_runs(tmp_path):
+    """An effect inside for_each over the deck runs once per card: its cost counts that many times."""
+    err = _refused(tmp_path, f'''\
+extends: hearts
+vars: {{t: 0}}
+deal:
+  - id: pass
+    pass: {{one_at_a_time: true}}
+  - do:
+      - for_each:
+          as: a
+          in: deck
+          do:
+            - for_each: {{as: b, in: deck, do: [{{set: {{t: "count(c in deck where c != a and c in hand[b.rank % 4])"}}}}]}}
+''')
+    assert any("inside for_each" in p.message for p in err.problems), str(err)
+
+
+def test_typed_secret_rule_over_its_budget_is_refused():
+    """issue 16, Found 5: an Eleusis dealer's rule with nested loops over the line blocked the server. The
+    typed rule goes through the same bound: refused with a message, the state unchanged; one loop is fine."""
+    from cardspec.engine.steps.secret import rule_code
+    game = cardspec.load("eleusis-prophets", players=4)
+    assert rule_code(game, "count(c in line where c.suit == card.suit) % 2 == 0").cost <= RULE_BUDGET
+    deep = ("count(a in line where count(b in line where count(c in line where a.rank == c.rank) > 1) > 1) > 0")
+    with pytest.raises(Exception) as info:
+        rule_code(game, deep)
+    assert "steps" in str(info.value.message) and f"{RULE_BUDGET:,}" in info.value.message
+    state = game.new_state(seed=1)
+    while not any(a.startswith("write") or a.startswith("rule") for a in state.legal_actions()[:5]):
+        state.apply(state.legal_actions()[0])
+    before = json.dumps(state.view(None), sort_keys=True)
+    with pytest.raises((IllegalAction, ValueError)) as info:
+        state.apply(f"write {deep}")
+    assert "steps" in str(info.value)
+    assert json.dumps(state.view(None), sort_keys=True) == before
+    state.apply("write count(c in line where c.suit == card.suit) % 2 == 0")
+
+
+def test_int_that_would_grow_without_bound_saturates(tmp_path):
+    """issue 16, Found 2: set: {x: "x * x + 2"} in after_play grew a bignum until encoding a view failed
+    (Exceeds the limit (4300 digits)). Stored ints saturate at +-INT_LIMIT; views and logs encode."""
+    game, _ = _load(tmp_path, '''\
+extends: hearts
+vars:
+  x: {default: 2, per: match}
+  y: {default: 1, per: match}
+counters:
+  twice: {per: match, initial: 1}
+deal:
+  - id: play
+    tricks:
+      after_play:
+        - set: {x: "x * x + 2", y: "y + 1"}
+        - add: {counter: twice, seat: seat, value: "twice[seat]"}
+        - emit: {type: big, value: "x * x * x"}
+''')
+    state = game.new_state(seed=3)
+    while not state.terminal:
+        state.apply(state.legal_actions()[0])
+    xi = game.var["x"].index
+    assert state.v[xi] == INT_LIMIT
+    assert max(state.c[game.counter["twice"].index]) == INT_LIMIT
+    assert all(abs(e["value"]) <= INT_LIMIT for e in state.log(None) if e.get("type") == "big")
+    json.dumps(state.view(0))
+    json.dumps(state.log(None))
+    assert 1 < state.v[game.var["y"].index] < 1000   # a bounded step (y + 1) is not clamped, and is exact
+
+
+def test_bounded_stores_compile_without_a_clamp():
+    """Only a store that can grow without bound pays for the check: the built-ins' hot effects have none."""
+    for name in ("hearts", "black-lady", "oh-hell", "cancellation-black-lady"):
+        lo, _ = read_ruleset(name).players
+        game = cardspec.load(name, players=lo)
+        step = next(s for s in game.steps if s.kind == "tricks")
+        import inspect
+        for fn in (step._play_card, step._playout):
+            assert "_clamp" not in fn.__code__.co_names, (name, fn)
+        del inspect
+
+
+def test_copies_cap_is_refused_at_once(tmp_path):
+    """issue 16, Found 2: copies: 1000000 (a 52-million-card deck) is refused at its position."""
+    err = _refused(tmp_path, "extends: hearts\ndeck: {copies: 1000000}\n")
+    p = err.problems[0]
+    assert (p.line, p.col) == (2, 16) and "at most 16" in p.message
+
+
+def test_max_deals_cap_is_refused(tmp_path):
+    """issue 16, Found 2: match: {deals: 0, end: "false", max_deals: 1000000000000} ran 55 s into a
+    MemoryError in validate. Refused at max_deals' position."""
+    err = _refused(tmp_path, 'extends: hearts\nmatch: {deals: 0, end: "false", max_deals: 1000000000000}\n')
+    p = err.problems[0]
+    assert p.line == 2 and "10,000" in p.message
+
+
+def test_int_options_have_a_cap(tmp_path):
+    """An int option with no declared bounds still refuses an absurd value (deals: 10**30)."""
+    from cardspec.rules import OptionError
+    _load(tmp_path, "extends: hearts\noptions:\n  rounds: {type: int, default: 3}\n")
+    with pytest.raises(OptionError) as info:
+        _load(tmp_path, "extends: hearts\noptions:\n  rounds: {type: int, default: 3}\n",
+              options={"rounds": 10 ** 30})
+    assert "1,000,000,000" in str(info.value)
+    with pytest.raises(OptionError):
+        _load(tmp_path, "extends: hearts\noptions:\n  rounds: {type: int, default: 3}\n",
+              options={"rounds": float("inf")})
