@@ -558,8 +558,8 @@ def _deck_caps(comp: Compiler, dspec: dict, copies, jokers) -> tuple:
     copies = _capped(comp, copies, ("deck", "copies"), 1, MAX_COPIES, "copies")
     jokers = _capped(comp, jokers, ("deck", "jokers"), 0, MAX_JOKERS, "jokers")
     ranks, suits = dspec.get("ranks") or [], dspec.get("suits") or []
-    total = (len(ranks) if isinstance(ranks, list) else 0) * (len(suits) if isinstance(suits, list) else 0) \
-        * copies + jokers
+    total = ((len(ranks) if isinstance(ranks, list) else 0) * (len(suits) if isinstance(suits, list) else 0)
+             + jokers) * copies   # jokers are per copy (cards.Deck)
     if total > MAX_DECK_CARDS:
         comp.problem(("deck",), f"the deck has {total:,} cards; at most {MAX_DECK_CARDS:,}", "docs/rulesets.md, Caps")
         copies, jokers = 1, 0
