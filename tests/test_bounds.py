@@ -97,9 +97,9 @@ def test_for_each_multiplies_the_cost_of_what_it_runs(tmp_path):
 extends: hearts
 vars: {{t: 0}}
 deal:
-  - id: pass
-    pass: {{one_at_a_time: true}}
-  - do:
+  - id: heavy
+    after: pass
+    do:
       - for_each:
           as: a
           in: deck
