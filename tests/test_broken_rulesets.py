@@ -26,7 +26,7 @@ TABLE = [
     ("card-not-in-deck.yaml", 21, 34, "card '2C' is not in this ruleset's deck", ""),
     ("card-vs-suit.yaml", 21, 13, "cannot compare card with suit", "card.suit"),
     ("deck-too-small.yaml", 19, 5, "cannot deal 17 cards to each of 11 players", "deck size"),
-    ("define-cycle.yaml", 17, 6, "cycle: a -> b -> a", "may not use itself"),
+    ("define-cycle.yaml", 17, 6, "cycle: x -> y -> x", "may not use itself"),
     ("points-unknown-key.yaml", 5, 31, "'JX' is not a suit, a rank or a card", "QS: 13"),
     ("duplicate-key.yaml", 16, 3, "key 'trumps' appears twice", ""),
     ("empty.yaml", 1, 1, "a ruleset is a mapping", ""),

@@ -275,6 +275,7 @@ def test_writing_to_no_seat_stops_the_game_with_a_ruleset_error_at_the_step(tmp_
         deal:
           - id: deal-widow
           - id: extra
+            after: deal-widow
             do:
               - {effect}
         """)
@@ -333,6 +334,7 @@ def test_a_short_hand_at_the_tricks_step_is_a_ruleset_error_not_a_stuck_game(tmp
         deal:
           - id: deal-widow
           - id: take-two
+            after: deal-widow
             do:
               - move: {from: 'hand[0]', to: widow, count: 2}
         """)

@@ -50,7 +50,7 @@ def test_phases_in_order_optional_one_any_with_done_and_skip():
     legal = s.legal_actions()
     assert "skip" in legal and "choose spades" in legal and "choose clubs" in legal
     s.apply("choose hearts")                       # optional phase: one action, then the next phase
-    assert s.view(0)["vars"]["trump"] == 1          # hearts is suit index 1
+    assert s.view(0)["vars"]["chosen"] == 1          # hearts is suit index 1
     legal = s.legal_actions()
     assert "grab" in legal and "bet 10" in legal and "bet 20" in legal and "bet 25" not in legal
     s.apply("bet 20")

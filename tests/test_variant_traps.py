@@ -119,3 +119,135 @@ def test_redefinition_with_the_same_parameters_overrides(tmp_path):
           deal_points(p): 5
         """)
     assert problems(f) == ([], 0)
+
+
+# ---- item 3: names that hide the engine's, parameter types, turn-only effects ------------------
+
+@pytest.mark.parametrize("section, text, name, what", [
+    ("vars", "vars: {leader: 0}", "leader", "the engine's leader"),
+    ("vars", "vars: {trick_number: 0}", "trick_number", "the engine's trick_number"),
+    ("counters", "counters: {players: {per: match}}", "players", "the engine's players"),
+    ("zones", "zones: {seat: {visibility: all}}", "seat", "the seat an expression is about"),
+    ("vars", "vars: {card: 0}", "card", "the card played or judged"),
+    ("define", "define: {hearts: 1}", "hearts", "the suit hearts"),
+    ("define", "define: {Q: 12}", "Q", "the rank Q"),
+    ("vars", "vars: {red: false}", "red", "the colour red"),
+    ("define", "define: {\"count(x)\": x}", "count", "the function count(…)"),
+    ("vars", "vars: {deck: 0}", "deck", "the engine's name 'deck'"),
+])
+def test_a_declared_name_may_not_hide_an_engine_name(tmp_path, section, text, name, what):
+    """Issue 20 item 3: `vars: {leader: 0}` silently replaced the engine's leader in every expression.
+    Every kind of engine name (system values, constants, suits, ranks, colours, functions, a step's
+    parameters) is refused at the declaring key, in every kind of declaration."""
+    f = write(tmp_path, f"extends: black-lady\nname: v\n{text}\n")
+    ps, status = problems(f)
+    assert status == 1, ps
+    p = next(p for p in ps if f"'{name}' has the name of" in p.message)
+    assert what in p.message and p.line == 3 and p.file.endswith("variant.yaml")
+
+
+def test_two_declarations_of_one_name_are_an_error(tmp_path):
+    """Issue 20 item 3 (the same kind): a counter named like an option or a var hides it; the second
+    declaration is reported, naming the first and where it is."""
+    f = write(tmp_path, """
+        extends: black-lady
+        name: v
+        counters:
+          moon: {per: deal}
+        vars:
+          points: 0
+        """)
+    ps, status = problems(f)
+    assert status == 1
+    msgs = {(p.line, p.message.split(" (")[0]) for p in ps}
+    assert (4, "counter 'moon' has the name of the option 'moon'") in msgs
+    assert (6, "var 'points' has the name of the counter 'points'") in msgs
+
+
+@pytest.mark.parametrize("key, bad, hint", [("f(c: crad)", "crad", "did you mean 'card'?"),
+                                            ("f(x: str)", "str", "types: card, suit, int, seat, cards"),
+                                            ("f(s: suits)", "suits", "did you mean 'suit'?")])
+def test_a_misspelt_parameter_type_is_an_error(tmp_path, key, bad, hint):
+    """Issue 20 item 3: `c: crad` silently became an int and failed in play ("int has no attribute
+    'rank'"); every type spelling that is not a parameter type is an error at the definition."""
+    f = write(tmp_path, f"extends: black-lady\nname: v\ndefine:\n  \"{key}\": 1\n")
+    ps, status = problems(f)
+    assert status == 1
+    p = next(p for p in ps if f"has the type '{bad}'" in p.message)
+    assert p.line == 4 and hint in p.hint
+
+
+@pytest.mark.parametrize("where_, yaml_", [
+    ("after_trick", """
+        deal:
+          - id: play
+            tricks:
+              after_trick:
+                - if: trick_number == 3
+                  end: step
+        """),
+    ("do", """
+        deal:
+          - id: stop
+            before: bonuses
+            do:
+              - if: deal_number == 2
+                end: {level: match, reason: two deals}
+        """),
+    ("after_play", """
+        deal:
+          - id: play
+            tricks:
+              after_play:
+                - next_seat: left_of(seat)
+        """),
+])
+def test_turn_effects_outside_a_turns_step_are_errors_at_load(tmp_path, where_, yaml_):
+    """Issue 20 item 3: `end: step` inside a tricks step's after_trick validated and then crashed in
+    play (internal error: TypeError). end:, next_seat: and repetition: act on a turn; anywhere else
+    they are an error at load, at the effect."""
+    f = write(tmp_path, "extends: black-lady\nname: v\n" + textwrap.dedent(yaml_).lstrip())
+    ps, status = problems(f)
+    assert status == 1 and len(ps) == 1
+    assert f"is an effect of a turns step" in ps[0].message and f"not of {where_}:" in ps[0].message
+    assert ps[0].line >= 7
+
+
+def _author_locals(x, out):
+    """Names an author gives expressions' parameters: action params, for_each `as:`, define params."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "as" and isinstance(v, str):
+                out.add(v)
+            if k == "params" and isinstance(v, dict):
+                out.update(str(p) for p in v)
+            _author_locals(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            _author_locals(v, out)
+
+
+def test_every_step_parameter_is_a_reserved_name(monkeypatch):
+    """engine/names.py CONTEXT_NAMES lists the parameters steps give their expressions, so a declaration
+    that one would hide is refused; compiling every built-in ruleset shows no parameter outside it (a
+    new step parameter must be added there)."""
+    from cardspec.engine import compiler, names
+    from cardspec.engine.slots import SYSTEM_VARS
+    seen = set()
+    original = compiler.Compiler.code
+
+    def code(self, text, path, params=(), *a, **k):
+        seen.update(p for p, _ in params)
+        return original(self, text, path, params, *a, **k)
+    monkeypatch.setattr(compiler.Compiler, "code", code)
+    local = set()
+    from cardspec.rules import builtin_names, read_ruleset
+    for name in builtin_names():
+        rs = read_ruleset(name)
+        _author_locals(rs.data, local)
+        for key in (rs.data.get("define") or {}):
+            local.update(p for p, _ in names.signature(key)[1])
+        cardspec.load(name, players=rs.players[0])
+    engine = set(names.CONTEXT_NAMES) | {n for n, _, _ in SYSTEM_VARS} | {"hand"}
+    assert seen - local <= engine, sorted(seen - local - engine)
+    assert {"seat", "card", "a", "b", "bid"} <= seen

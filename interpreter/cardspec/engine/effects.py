@@ -38,6 +38,12 @@ EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "
                 "repetition")
 #: ``end:`` values, in the order of their reach (the turns step reads ``State.ts[3]``).
 END_LEVELS = {"turn": 1, "step": 2, "deal": 3, "match": 4}
+_TURN_ONLY_HINT = {
+    "end": "to end the match after a deal use match: end: (a condition) or match: deals:; to skip a step "
+           "use its if:",
+    "next_seat": "in a tricks step the winner leads the next trick (tricks: next_leader: chooses otherwise)",
+    "repetition": "repetition: watches the positions of a turns step",
+}
 #: More effect kinds from other modules: name -> ``f(game, comp, body, path, params) -> lines`` (e.g. _melds.py).
 EXTRA_EFFECTS = {}
 
@@ -86,7 +92,16 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
     return lines
 
 
+#: Effects that act on the turn in progress (``State.ts``): only a turns step's phases and actions run them.
+TURN_ONLY = ("end", "next_seat", "repetition")
+
+
 def _effect_lines(game, comp, kind, body, path, params):
+    if kind in TURN_ONLY and not getattr(comp, "turn_effects", False):
+        where = next((str(p) for p in reversed(path) if isinstance(p, str) and p not in TURN_ONLY), "here")
+        comp.problem(path, f"{kind}: is an effect of a turns step (its phases' do: and its actions' effects), "
+                           f"not of {where}:", _TURN_ONLY_HINT[kind])
+        return None
     if kind in EXTRA_EFFECTS:
         return EXTRA_EFFECTS[kind](game, comp, body, path, params)
     if kind == "set":

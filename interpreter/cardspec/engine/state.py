@@ -31,6 +31,7 @@ from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, Problem, 
 from ..lang import RuleFault
 from ..rules import Ruleset, is_by_option, read_ruleset
 
+from .names import check_names
 from .slots import *  # noqa: F401,F403  (slot indexes of State.v)
 from .steps.turns import TURNS as _TS_TURNS
 from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
@@ -171,6 +172,7 @@ class Game:
                        SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits),
                        DECK=d.cards)
         self._card_names(env)
+        check_names(self, comp, data)   # declared names may not hide the engine's or each other (names.py)
         if dspec.get("suit_of") is not None:
             self._suit_of(comp, dspec["suit_of"])
         # Zones.

@@ -487,6 +487,7 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
         extends_problems = _check_overrides(base, child, pos)
         data = _merge(base.data, child, base.positions, pos, (), merged_pos, extends_problems)
         extends_problems += _check_redefinitions(base.data, child, pos)
+        _replace_renamed_definitions(data, base.data, child)
         if extends_problems and strict:
             raise RulesetError(extends_problems)
         merged_pos[()] = pos[()]
@@ -584,6 +585,24 @@ def _check_redefinitions(base: dict, child: dict, pos: Positions) -> list:
                                f"an override keeps the parameters: write '{bkey}: …' (parameters by position, "
                                "the same count)" if "(" in str(bkey) else f"write '{bkey}: …'", key=True))
     return out
+
+
+def _replace_renamed_definitions(data: dict, base: dict, child: dict):
+    """A variant's ``f(p): …`` overrides the base's ``f(s): …`` (the same name and number of parameters,
+    other parameter names or types): the base's key leaves the merged ``define:``, the variant's takes
+    its place in the order."""
+    bdefs, cdefs, merged = base.get("define"), child.get("define"), data.get("define")
+    if not (isinstance(bdefs, dict) and isinstance(cdefs, dict) and isinstance(merged, dict)):
+        return
+    rename = {}
+    for ckey in cdefs:
+        name = _define_name(ckey)
+        for bkey in bdefs:
+            if bkey != ckey and name is not None and _define_name(bkey) == name and \
+                    _define_sig(bkey) == _define_sig(ckey) and ckey not in bdefs:
+                rename[bkey] = ckey
+    if rename:
+        data["define"] = {rename.get(k, k): merged[rename.get(k, k)] for k in merged if k not in rename.values()}
 
 
 def _define_name(key):

@@ -158,6 +158,13 @@ class Turns(Step):
     def __init__(self, game, comp: Compiler, body, path):
         super().__init__(game, comp, body, path)
         body = body if isinstance(body, dict) else {}
+        comp.turn_effects = True   # end:, next_seat: and repetition: are effects of a turn (engine/effects.py)
+        try:
+            self._build(game, comp, body, path)
+        finally:
+            comp.turn_effects = False
+
+    def _build(self, game, comp: Compiler, body, path):
         if "turn_seat" not in game.env.names:
             game.env.names["turn_seat"] = Binding("s.ts[5]", INT)
         S = (("seat", INT),)
