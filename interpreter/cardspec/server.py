@@ -26,6 +26,7 @@ import contextlib
 import ctypes
 import functools
 import logging
+import queue
 import random
 import socket
 import sys
@@ -62,26 +63,29 @@ class OverBudget(BaseException):
 
 
 class _Job:
-    """One engine call in its own thread: its result goes to an asyncio future; ``cpu()`` reads the
-    thread's CPU clock; ``interrupt()`` raises ``OverBudget`` in it (at its next Python bytecode)."""
+    """One engine call, run by a ``_Pool`` thread: its result goes to an asyncio future; ``cpu()`` reads the
+    CPU time its thread has spent on it; ``interrupt()`` raises ``OverBudget`` in it (at its next bytecode)."""
 
     def __init__(self, fn, loop):
         self.fn, self.loop = fn, loop
         self.future = loop.create_future()
         self.guard = threading.Lock()
         self.running = False
+        self.finished = False
         self.ident = self.clock = None
-        self.thread = threading.Thread(target=self._main, name="cardspec-engine", daemon=True)
+        self.cpu0 = 0.0
 
-    def _main(self):
-        self.ident = threading.get_ident()
-        try:
-            self.clock = time.pthread_getcpuclockid(self.ident)
-        except (AttributeError, OSError):   # not on this platform: the wall-clock limit still applies
-            self.clock = None
+    def run(self):
+        """In a pool thread. Never raises (an ``OverBudget`` that lands late is swallowed here)."""
         result = exc = None
         try:
             try:
+                self.ident = threading.get_ident()
+                try:
+                    self.clock = time.pthread_getcpuclockid(self.ident)
+                    self.cpu0 = time.clock_gettime(self.clock)
+                except (AttributeError, OSError):   # not on this platform: the wall-clock limit still applies
+                    self.clock = None
                 with self.guard:
                     self.running = True
                 result = self.fn()
@@ -90,6 +94,7 @@ class _Job:
                     self.running = False
         except BaseException as e:  # noqa: BLE001 - handed to the event loop
             exc = e
+        self.finished = True
         try:
             self.loop.call_soon_threadsafe(self._settle, result, exc)
         except RuntimeError:   # the loop has closed (server shutting down)
@@ -106,7 +111,7 @@ class _Job:
         if self.clock is None:
             return 0.0
         try:
-            return time.clock_gettime(self.clock)
+            return time.clock_gettime(self.clock) - self.cpu0
         except OSError:   # the thread has ended
             return 0.0
 
@@ -116,12 +121,42 @@ class _Job:
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.ident), ctypes.py_object(OverBudget))
 
 
+class _Pool:
+    """Daemon threads that run ``_Job``s from a queue (a thread per call cost ~0.5 ms). ``lost()`` replaces a
+    thread whose interrupted job never returned (stuck in C code), so the pool keeps its size."""
+
+    def __init__(self):
+        self.queue = queue.SimpleQueue()
+        self.threads = 0
+
+    def submit(self, job: _Job, want: int):
+        while self.threads < want:
+            self._start()
+        self.queue.put(job)
+
+    def lost(self):
+        self._start()
+
+    def _start(self):
+        self.threads += 1
+        threading.Thread(target=self._main, name="cardspec-engine", daemon=True).start()
+
+    def _main(self):
+        while True:
+            job = self.queue.get()
+            try:
+                job.run()
+            except BaseException:  # noqa: BLE001 - an OverBudget delivered after the job's own handler
+                pass
+
+
 class EngineRunner:
     """Runs the engine's work off the event loop, within budgets, fairly.
 
     Every call that reads or changes a game state — creating a table (loading its game, dealing), an
     action with its judgement (a rule typed at run time), a view with its legal actions, a bot's
-    search — runs in a thread of its own, so the event loop keeps answering everyone else. Each call:
+    search — runs in a worker thread (a pool of ``workers``), so the event loop keeps answering everyone
+    else. Each call:
 
     - waits for its table (one call per table at a time, queued on the loop, no thread blocked);
     - waits for a slot: at most ``per_owner`` calls at once for the tables of one owner (the address,
@@ -139,21 +174,29 @@ class EngineRunner:
         self._slots = None
         self._owners: dict = {}   # owner -> [Semaphore, users]
         self._tables: dict = {}   # table id -> [Lock, users]
+        self._pool = _Pool()
         self.interrupted = 0
 
-    @contextlib.asynccontextmanager
-    async def _held(self, pool: dict, key, make):
+    @staticmethod
+    async def _enter(pool: dict, key, make):
         entry = pool.get(key)
         if entry is None:
             entry = pool[key] = [make(), 0]
         entry[1] += 1
         try:
-            async with entry[0]:
-                yield
-        finally:
-            entry[1] -= 1
-            if entry[1] == 0:
-                pool.pop(key, None)
+            await entry[0].acquire()
+        except BaseException:
+            EngineRunner._leave(pool, key)
+            raise
+
+    @staticmethod
+    def _leave(pool: dict, key, release: bool = False):
+        entry = pool[key]
+        if release:
+            entry[0].release()
+        entry[1] -= 1
+        if entry[1] == 0:
+            del pool[key]
 
     async def run(self, table, fn, mutates: bool = False, owner=None, budget: float | None = None):
         """``fn()`` in a worker thread (see the class doc). Returns its result or raises its exception."""
@@ -161,32 +204,52 @@ class EngineRunner:
             self._slots = asyncio.Semaphore(self.workers)
         if owner is None and table is not None:
             owner = table.address or table.client or table.id
-        async with contextlib.AsyncExitStack() as stack:
-            if table is not None:
-                await stack.enter_async_context(self._held(self._tables, table.id, asyncio.Lock))
-                if table.closed is not None:
-                    raise ProtocolError("table/not_found", f"table {table.id} has closed ({table.closed})")
-            await stack.enter_async_context(self._held(self._owners, owner, lambda: asyncio.Semaphore(self.per_owner)))
-            await stack.enter_async_context(self._slots)
-            return await self._call(table, fn, mutates, budget or self.registry.limits.max_call_seconds)
+        tid = table.id if table is not None else None
+        if tid is not None:
+            await self._enter(self._tables, tid, asyncio.Lock)
+        try:
+            if table is not None and table.closed is not None:
+                raise ProtocolError("table/not_found", f"table {table.id} has closed ({table.closed})")
+            await self._enter(self._owners, owner, lambda: asyncio.Semaphore(self.per_owner))
+            try:
+                async with self._slots:
+                    return await self._call(table, fn, mutates, budget or self.registry.limits.max_call_seconds)
+            finally:
+                self._leave(self._owners, owner, release=True)
+        finally:
+            if tid is not None:
+                self._leave(self._tables, tid, release=True)
 
     async def _call(self, table, fn, mutates, budget):
-        job = _Job(fn, asyncio.get_running_loop())
-        job.thread.start()
-        wall = time.monotonic() + 4 * budget + 1
-        while True:
-            await asyncio.wait({job.future}, timeout=0.1)
+        loop = asyncio.get_running_loop()
+        job = _Job(fn, loop)
+        self._pool.submit(job, self.workers)
+        wall = loop.time() + 4 * budget + 1
+        since = [None]   # when the job was interrupted
+
+        def watch():   # every 0.1 s while the job runs: its CPU time against the budget
             if job.future.done():
-                return job.future.result()
-            if job.cpu() > budget or time.monotonic() > wall:
-                break
-        self.interrupted += 1
-        job.interrupt()
+                return
+            now = loop.time()
+            if since[0] is None:
+                if job.cpu() > budget or now > wall:
+                    since[0] = now
+                    self.interrupted += 1
+                    job.interrupt()
+            elif now - since[0] > 2.0:   # stuck in C code: give its thread up, another takes its place
+                self._pool.lost()
+                job.future.set_exception(OverBudget())
+                return
+            timer[0] = loop.call_later(0.1, watch)
+
+        timer = [loop.call_later(0.1, watch)]
         try:
-            await asyncio.wait_for(asyncio.shield(job.future), 2.0)
-        except BaseException:  # noqa: BLE001 - OverBudget, or whatever the call raised on its way out
+            return await job.future
+        except OverBudget:
             pass
-        if table is not None and (mutates or not job.future.done()) and table.closed is None:
+        finally:
+            timer[0].cancel()
+        if table is not None and (mutates or not job.finished) and table.closed is None:
             self.registry.close(table, "over_budget")
         what = "the action" if mutates else "the request"
         raise ProtocolError("table/over_budget", f"{what} took more than {budget:g} s of CPU, the most one call "
