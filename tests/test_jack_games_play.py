@@ -13,7 +13,7 @@ import cardspec
 from cardspec.simulate import simulate
 
 GAMES = [("knave", 3), ("four-jacks", 4), ("four-jacks", 5), ("four-jacks", 6), ("four-jacks-3", 3),
-         ("four-jacks-polignac", 4)]
+         ("four-jacks-polignac", 4), ("auction-pitch", 2), ("auction-pitch", 4), ("auction-pitch", 7)]
 
 
 @pytest.mark.parametrize("name, players", GAMES, ids=[f"{n}-{p}" for n, p in GAMES])
@@ -25,7 +25,7 @@ def test_every_bot_plays_whole_matches(name, players):
     assert sum(side["wins"] for side in res["sides"]) >= 1
 
 
-@pytest.mark.parametrize("name, players", [("knave", 3), ("four-jacks", 4), ("four-jacks-3", 3)])
+@pytest.mark.parametrize("name, players", [("knave", 3), ("four-jacks", 4), ("four-jacks-3", 3), ("auction-pitch", 4)])
 def test_a_person_plays_from_the_terminal(name, players):
     """Issue 19, "Deliver" 2: ``cardspec play NAME --human 0`` shows the human's hand and asks for a card
     (here: the first legal one the prompt offers, then the input ends: the match is abandoned cleanly)."""
