@@ -40,6 +40,8 @@ from cardspec.rules import builtin_names  # noqa: E402
 SETTINGS = {
     "hearts": (4, {"deals": 1}),
     "oh-hell": (4, {"deals": 1}),
+    "sheepshead": (5, {}),
+    "briscola-chiamata": (5, {}),
 }
 OPENSPIEL = {"hearts": "hearts", "oh-hell": "oh_hell(players=4)"}
 

@@ -95,6 +95,12 @@ class Var:
         return not self.hidden and seat is not None and self.seen_by(s) == seat
 
 
+def _case_text(x) -> str:
+    """A ``by_option`` case key or option value as text: a bool option's ``true`` matches the key
+    ``true`` (YAML may hand the key over as text, the option's value is a bool)."""
+    return ("true" if x else "false") if isinstance(x, bool) else str(x)
+
+
 def _resolve_by_option(data, options):
     """Replace every ``{by_option: NAME, cases: {...}, default: …}`` with the chosen case
     (``{by_option: NAME}`` alone: the option's value itself)."""
@@ -105,7 +111,7 @@ def _resolve_by_option(data, options):
                 return value
             cases = data["cases"]
             for k, v in cases.items():
-                if str(k) == str(value):
+                if _case_text(k) == _case_text(value):
                     return _resolve_by_option(v, options)
             return _resolve_by_option(data.get("default"), options)
         return {k: _resolve_by_option(v, options) for k, v in data.items()}

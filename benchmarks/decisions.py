@@ -1,0 +1,72 @@
+"""Decisions per second through the public API, each ruleset against 4-player Hearts in one run.
+
+    python benchmarks/decisions.py [--seconds S] [--only sheepshead,briscola-chiamata] [--json]
+
+Issue 18 asks that a deal of a five-player team game be at least as fast per decision as a
+4-player Hearts deal through the public API (``legal_actions()`` then ``apply(text)``, a uniformly
+random legal action each time, the event log kept). A match is played whole; every action counts
+as one decision (a bid, a pass, a burial, a card). The machines here are noisy: read the ratio
+printed by one run (best of interleaved rounds, as in playouts.py), not figures from different runs.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "interpreter"))
+
+import cardspec  # noqa: E402
+
+BASE = ("hearts", 4, {"deals": 1})
+DEFAULT = ["sheepshead", "briscola-chiamata"]
+
+
+def decisions_per_second(game, seconds: float) -> float:
+    """Random whole matches of ``game`` through the public API for about ``seconds``: decisions/s."""
+    rng = random.Random(7)
+    clock = time.perf_counter
+    n = 0
+    t0 = clock()
+    while True:
+        s = game.new_state(rng=rng)
+        while not s.terminal:
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.random() * len(legal))])
+            n += 1
+        now = clock()
+        if now - t0 >= seconds:
+            return n / (now - t0)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=6.0, help="seconds per ruleset (split over the rounds)")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", default="", help="comma-separated ruleset names (default: %s)" % ",".join(DEFAULT))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or DEFAULT
+    games = {"hearts": cardspec.load(BASE[0], BASE[1], BASE[2])}
+    games.update({n: cardspec.load(n) for n in names})
+    best = {}
+    per = args.seconds / max(args.rounds, 1)
+    for _ in range(max(args.rounds, 1)):
+        for name, g in games.items():
+            best[name] = max(best.get(name, 0.0), decisions_per_second(g, per))
+    out = {name: {"players": games[name].n, "decisions_per_s": round(v),
+                  "vs_hearts": round(v / best["hearts"], 2)} for name, v in best.items()}
+    if args.json:
+        print(json.dumps(out, indent=1))
+        return
+    print(f"{'ruleset':24} {'players':>7} {'decisions/s':>12} {'vs hearts':>10}")
+    for name, row in out.items():
+        print(f"{name:24} {row['players']:>7} {row['decisions_per_s']:>12} {row['vs_hearts']:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()
