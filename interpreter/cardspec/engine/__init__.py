@@ -2,6 +2,7 @@
 (one position of a match). Over the rules and the expression language, under the players
 and the front ends; ``steps/`` holds one module per mechanism of a deal.
 """
-from .state import Game, State
+from .game import Game
+from .state import State
 
 __all__ = ["Game", "State"]
