@@ -188,7 +188,7 @@ def name_completions(path: str, text: str) -> list:
     From the compiled game when the ruleset compiles (every zone, counter, var, option, definition and
     table value with its type), else from the file's own declarations; plus every builtin.
     """
-    from .lang import dsl
+    from .lang import checker as dsl
     from .rules.loader import read_ruleset, reading_overlay
     names = {}
     me = Path(path).resolve()

@@ -32,7 +32,7 @@ import re
 
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
 from ..lang import ANY, BOOL, CARD, INT, list_of, name_problem, py_param
-from ..lang.dsl import mag_add, may_grow
+from ..lang.checker import mag_add, may_grow
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
                 "repetition")

@@ -33,14 +33,14 @@ VISIBILITY = ("owner", "all", "none", "all_but_owner", "top")
 
 def _next_player_fn(comp, n, args):
     """``next_player(S)``: the seat after S in play order (``match: next_player``; default left_of(S))."""
-    from ..lang.dsl import Code, _argc
+    from ..lang.checker import Code, _argc
     _argc(comp, n, args, 1)
     a = comp.c(args[0])
     comp.want(args[0], a, INT)
     return Code(f"_next_player(s, {a.src})", INT)
 
 
-from ..lang.dsl import BUILTINS as _BUILTINS  # noqa: E402
+from ..lang.checker import BUILTINS as _BUILTINS  # noqa: E402
 _BUILTINS["next_player"] = _next_player_fn
 
 

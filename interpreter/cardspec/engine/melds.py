@@ -56,7 +56,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ..lang import dsl
+from ..lang import checker as dsl
 from .effects import EXTRA_EFFECTS
 from ..lang import CARD, INT, SUIT, Code, list_of
 

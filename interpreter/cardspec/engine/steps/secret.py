@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 
 from .base import Step, step_type
-from ...lang.dsl import (BOOL, BUILTIN_COST, CARD, INT, RULE_BUDGET, STR, Binding, Code, DslError, Env, builtin,
+from ...lang.checker import (BOOL, BUILTIN_COST, CARD, INT, RULE_BUDGET, STR, Binding, Code, DslError, Env, builtin,
                          compile_expr, list_of, py_param, _argc)
 
 #: the context names of a secret rule and their types

@@ -32,7 +32,7 @@ import ast
 from ..effects import EXTRA_EFFECTS
 from ..slots import DEAL_NUMBER, TRUMP
 from .base import Step, step_type
-from ...lang.dsl import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
+from ...lang.checker import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
 
 _SUIT_WORDS = {
     "S": ("s", "spade", "spades", "♠"), "H": ("h", "heart", "hearts", "♥"),
