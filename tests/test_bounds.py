@@ -14,7 +14,7 @@ import pytest
 
 import cardspec
 from cardspec.errors import IllegalAction, RulesetError
-from cardspec.lang.checker import COST_BUDGET, INT_LIMIT, RULE_BUDGET
+from cardspec.lang.bounds import COST_BUDGET, INT_LIMIT, RULE_BUDGET
 from cardspec.rules import builtin_names, read_ruleset
 
 

@@ -274,7 +274,9 @@ def test_card_only_conditions_become_tables(text):
 def test_a_table_true_for_one_card_filters_by_counting_it():
     """A restriction naming one card (`card == 2C`, or a condition only one face meets) keeps that card's
     copies, counted in C: no per-card test (hearts: the 2 of clubs leads)."""
-    from cardspec.lang.checker import _Compiler, parse, Binding
+    from cardspec.lang.types import Binding
+    from cardspec.lang.syntax import parse
+    from cardspec.lang.checker import _Compiler
     params = {"card": Binding("p_card", "card")}
     for text in ("card == 2C", "card.suit == clubs and card.rank == 2"):
         lines = _Compiler(GAME.env, params).filter_lines(parse(text), "p_card", "c1")

@@ -13,7 +13,7 @@ from lark import Token, Tree
 from lark.exceptions import UnexpectedInput
 
 import cardspec
-from cardspec.lang import checker as dsl, fastparse as _fastparse
+from cardspec.lang import fastparse as _fastparse, syntax as dsl
 from cardspec.rules import builtin_names
 
 

@@ -188,7 +188,7 @@ def name_completions(path: str, text: str) -> list:
     From the compiled game when the ruleset compiles (every zone, counter, var, option, definition and
     table value with its type), else from the file's own declarations; plus every builtin.
     """
-    from .lang import checker as dsl
+    from .lang import BUILTINS
     from .rules.loader import read_ruleset, reading_overlay
     names = {}
     me = Path(path).resolve()
@@ -221,7 +221,7 @@ def name_completions(path: str, text: str) -> list:
     for k, t, what in SYSTEM_VARS:
         names.setdefault(k, ("table value", f"{t}: {what}"))
     docs = builtin_docs()
-    for k in dsl.BUILTINS:
+    for k in BUILTINS:
         sig = docs.get(k)
         names.setdefault(k, ("builtin", f"{sig[0]} → {sig[1]}: {sig[2]}" if sig else "builtin"))
     return sorted((k, kind, detail) for k, (kind, detail) in names.items())

@@ -15,7 +15,7 @@ import types
 
 from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, Env, UnsafeName, compile_expr, list_of,
                    py_param, runtime_helpers)
-from ..lang.checker import COST_BUDGET
+from ..lang.bounds import COST_BUDGET
 from ..errors import Problem, RulesetError
 
 ZONE = list_of(CARD)
@@ -132,7 +132,8 @@ class Compiler:
 
     def filter_lines(self, text, path, params, var: str, lst: str):
         """Statements narrowing list ``lst`` by condition ``text`` on parameter ``var`` (see dsl)."""
-        from ..lang.checker import _Compiler, parse
+        from ..lang.syntax import parse
+        from ..lang.checker import _Compiler
         pmap = {name: Binding(py_param(name), t) for name, t in params}
         try:
             if isinstance(text, bool):

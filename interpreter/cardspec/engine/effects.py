@@ -32,7 +32,7 @@ import re
 
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
 from ..lang import ANY, BOOL, CARD, INT, list_of, name_problem, py_param
-from ..lang.checker import mag_add, may_grow
+from ..lang.bounds import mag_add, may_grow
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
                 "repetition")
@@ -358,7 +358,7 @@ def _seat_index(src: str, n: int) -> str:
 
 def _bounded(code) -> str:
     """Source of int ``code`` saturated at +-INT_LIMIT when stored again and again it may grow without bound
-    (``x * x``, ``x + x``: ``dsl.may_grow``); anything else as it is (docs/dsl.md, "Bounds")."""
+    (``x * x``, ``x + x``: ``lang.bounds.may_grow``); anything else as it is (docs/dsl.md, "Bounds")."""
     return f"_clamp({code.src})" if code.type == INT and may_grow(code.mag) else code.src
 
 

@@ -33,14 +33,15 @@ VISIBILITY = ("owner", "all", "none", "all_but_owner", "top")
 
 def _next_player_fn(comp, n, args):
     """``next_player(S)``: the seat after S in play order (``match: next_player``; default left_of(S))."""
-    from ..lang.checker import Code, _argc
+    from ..lang.types import Code
+    from ..lang.builtins import _argc
     _argc(comp, n, args, 1)
     a = comp.c(args[0])
     comp.want(args[0], a, INT)
     return Code(f"_next_player(s, {a.src})", INT)
 
 
-from ..lang.checker import BUILTINS as _BUILTINS  # noqa: E402
+from ..lang.builtins import BUILTINS as _BUILTINS  # noqa: E402
 _BUILTINS["next_player"] = _next_player_fn
 
 
@@ -507,7 +508,7 @@ class Game:
 
 def _signature(key):
     """``(name, [(param, type), …])`` of a ``define:`` key ``NAME`` or ``NAME(a, c: card)`` (spaces around the
-    parts allowed); ``(None, [])`` unless the name and every parameter pass ``dsl.name_problem`` (the
+    parts allowed); ``(None, [])`` unless the name and every parameter pass ``lang.names.name_problem`` (the
     grammar's NAME, no keyword) and the parameters are distinct."""
     if not isinstance(key, str):
         return None, []
@@ -570,12 +571,12 @@ def _shown(text) -> str:
     return r if len(r) <= 40 else r[:39] + "…"
 
 
-#: Sections whose keys are names expressions use (docs/rulesets.md): each must pass ``dsl.name_problem``.
+#: Sections whose keys are names expressions use (docs/rulesets.md): each must pass ``lang.names.name_problem``.
 NAME_SECTIONS = ("zones", "counters", "vars", "options")
 
 
 def _check_names(comp: Compiler, data: dict):
-    """A problem at each key of zones:, counters:, vars:, options: that is not a name (``dsl.name_problem``)."""
+    """A problem at each key of zones:, counters:, vars:, options: that is not a name (``lang.names.name_problem``)."""
     for section in NAME_SECTIONS:
         entries = data.get(section)
         if not isinstance(entries, dict):

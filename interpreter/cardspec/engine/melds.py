@@ -56,9 +56,9 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 
-from ..lang import checker as dsl
+from ..lang.builtins import BUILTIN_COST, _argc, builtin
 from .effects import EXTRA_EFFECTS
-from ..lang import CARD, INT, SUIT, Code, list_of
+from ..lang import ANY, CARD, INT, SUIT, Code, list_of
 
 MAX_PLACES = 13
 ACE = 14
@@ -321,7 +321,7 @@ def fx_lay_off(s, src, dst, index, cards, wild):
 # ---- the expression functions -------------------------------------------------------------------
 #: Their own work beyond their arguments, for the load-time cost bound (docs/dsl.md, "Bounds"), N the most
 #: cards a list can hold: finding melds looks at pairs of cards (runs from each card, sets by rank).
-dsl.BUILTIN_COST.update(ranks=lambda n: n, suits=lambda n: n, join=lambda n: n, run_wilds=lambda n: 8 * n,
+BUILTIN_COST.update(ranks=lambda n: n, suits=lambda n: n, join=lambda n: n, run_wilds=lambda n: 8 * n,
                         melds_in=lambda n: n * n, extensions=lambda n: n * n)
 def _install(comp):
     ns = comp.env.ns
@@ -331,45 +331,45 @@ def _install(comp):
 
 def _cards_arg(comp, node, what):
     code = comp.c(node)
-    if code.type not in (list_of(CARD), dsl.ANY, list_of(dsl.ANY)):
+    if code.type not in (list_of(CARD), ANY, list_of(ANY)):
         comp.err(node, f"{what} needs a list of cards, found {code.type}")
     return code
 
 
-@dsl.builtin("ranks")
+@builtin("ranks")
 def _ranks(comp, n, args):
-    dsl._argc(comp, n, args, 1)
+    _argc(comp, n, args, 1)
     a = _cards_arg(comp, args[0], "ranks")
     return Code(f"[RANK[_c] for _c in {a.src}]", list_of(INT))
 
 
-@dsl.builtin("suits")
+@builtin("suits")
 def _suits(comp, n, args):
-    dsl._argc(comp, n, args, 1)
+    _argc(comp, n, args, 1)
     a = _cards_arg(comp, args[0], "suits")
     return Code(f"[SUIT[_c] for _c in {a.src}]", list_of(SUIT))
 
 
-@dsl.builtin("run_wilds")
+@builtin("run_wilds")
 def _run_wilds(comp, n, args):
-    dsl._argc(comp, n, args, 2)
+    _argc(comp, n, args, 2)
     a, w = _cards_arg(comp, args[0], "run_wilds"), _cards_arg(comp, args[1], "run_wilds")
     _install(comp)
     return Code(f"_m_run_wilds({a.src}, {w.src}, RANK, SUIT)", INT)
 
 
-@dsl.builtin("melds_in")
+@builtin("melds_in")
 def _melds_in(comp, n, args):
-    dsl._argc(comp, n, args, 3)
+    _argc(comp, n, args, 3)
     a, w = _cards_arg(comp, args[0], "melds_in"), _cards_arg(comp, args[1], "melds_in")
     k = comp.want(args[2], comp.c(args[2]), INT)
     _install(comp)
     return Code(f"_m_melds_in({a.src}, {w.src}, {k.src}, RANK, SUIT, SORT_KEY)", list_of(list_of(CARD)))
 
 
-@dsl.builtin("extensions")
+@builtin("extensions")
 def _extensions(comp, n, args):
-    dsl._argc(comp, n, args, 4)
+    _argc(comp, n, args, 4)
     m, h = _cards_arg(comp, args[0], "extensions"), _cards_arg(comp, args[1], "extensions")
     w = _cards_arg(comp, args[2], "extensions")
     k = comp.want(args[3], comp.c(args[3]), INT)
@@ -406,9 +406,9 @@ EXTRA_EFFECTS["meld"] = _effect("meld")
 EXTRA_EFFECTS["lay_off"] = _effect("lay_off")
 
 
-@dsl.builtin("join")
+@builtin("join")
 def _join(comp, n, args):
     """``join(a, b)``: the cards of ``a`` then those of ``b`` (a meld with cards laid off on it)."""
-    dsl._argc(comp, n, args, 2)
+    _argc(comp, n, args, 2)
     a, b = _cards_arg(comp, args[0], "join"), _cards_arg(comp, args[1], "join")
     return Code(f"(tuple({a.src}) + tuple({b.src}))", list_of(CARD))

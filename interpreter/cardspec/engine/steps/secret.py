@@ -42,8 +42,11 @@ from __future__ import annotations
 import random
 
 from .base import Step, step_type
-from ...lang.checker import (BOOL, BUILTIN_COST, CARD, INT, RULE_BUDGET, STR, Binding, Code, DslError, Env, builtin,
-                         compile_expr, list_of, py_param, _argc)
+from ...lang.types import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, list_of
+from ...lang.names import py_param
+from ...lang.bounds import RULE_BUDGET
+from ...lang.builtins import BUILTIN_COST, builtin, _argc
+from ...lang.checker import compile_expr
 
 #: the context names of a secret rule and their types
 RULE_PARAMS = (("card", CARD), ("last", CARD), ("line", list_of(CARD)))

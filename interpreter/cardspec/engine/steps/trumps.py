@@ -32,7 +32,8 @@ import ast
 from ..effects import EXTRA_EFFECTS
 from ..slots import DEAL_NUMBER, TRUMP
 from .base import Step, step_type
-from ...lang.checker import ANY, BUILTINS, Code, STR, SUIT, _argc, elem, list_of
+from ...lang.types import ANY, Code, STR, SUIT, elem, list_of
+from ...lang.builtins import BUILTINS, _argc
 
 _SUIT_WORDS = {
     "S": ("s", "spade", "spades", "♠"), "H": ("h", "heart", "hearts", "♥"),

@@ -1,0 +1,228 @@
+"""The language's built-in functions (``count``, ``sum``, ``filter``, ``sort``, ``holder``, ``top``, …):
+each checks its arguments and generates Python. Other modules add theirs with ``@builtin(name)``
+(melds, the secret rule)."""
+from __future__ import annotations
+
+
+from lark import Tree
+
+from .types import ANY, BOOL, CARD, Code, INT, elem, list_of
+
+
+BUILTINS = {}
+
+
+#: A builtin's own cost beyond its arguments' (which are counted as compiled), as a function of the game's
+#: list bound N (``_Compiler.bound``): registered by modules whose builtins do more than one pass over a
+#: list (e.g. melds_in). Builtins defined here charge their work themselves (``_Compiler.charge``).
+BUILTIN_COST = {}
+
+
+def builtin(*names):
+    def deco(f):
+        for nm in names:
+            BUILTINS[nm] = f
+        return f
+    return deco
+
+
+def _argc(comp, n, args, lo, hi=None):
+    hi = lo if hi is None else hi
+    if not (lo <= len(args) <= hi):
+        want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        comp.err(n, f"'{n.children[0]}' takes {want} argument(s), given {len(args)}")
+
+
+def _seat_fn(fmt):
+    def f(comp, n, args):
+        _argc(comp, n, args, 1)
+        a = comp.want(args[0], comp.c(args[0]), INT)
+        return Code(fmt.format(a=a.src, n=comp.env.players), INT, mag=(0, 0, comp.env.players))
+    return f
+
+
+BUILTINS["left_of"] = _seat_fn("(({a}) + 1) % {n}")
+
+
+BUILTINS["right_of"] = _seat_fn("(({a}) - 1) % {n}")
+
+
+BUILTINS["partner_of"] = _seat_fn("(({a}) + {n} // 2) % {n}")
+
+
+BUILTINS["across_from"] = BUILTINS["partner_of"]
+
+
+BUILTINS["seat_at"] = _seat_fn("({a}) % {n}")
+
+
+@builtin("abs")
+def _abs(comp, n, args):
+    _argc(comp, n, args, 1)
+    a = comp.want(args[0], comp.c(args[0]), INT)
+    return Code(f"abs({a.src})", INT, mag=a.mag)
+
+
+@builtin("count")
+def _count(comp, n, args):
+    _argc(comp, n, args, 1)
+    comp_parts = comp.comprehension(args[0])
+    if comp_parts:
+        _, _, clause = comp_parts
+        mag = (0, 0, comp.bound_of(comp.last_coll))
+        if args[0].data == "where_arg" and comp.last_where_map is not None:
+            return Code(f"sum({comp.last_where_map[0]})", INT, mag=mag)
+        return Code(f"sum([1 {clause}])", INT, mag=mag)
+    a = comp.c(args[0])
+    if elem(a.type) is None:
+        comp.err(args[0], f"count needs a list or zone, found {a.type}")
+    return Code(f"len({a.src})", INT, mag=(0, 0, comp.bound_of(a)))
+
+
+def _aggregate(pyfn, empty):
+    def f(comp, n, args):
+        if len(args) >= 2 and pyfn in ("max", "min"):
+            codes = [comp.want(a, comp.c(a), INT) for a in args]
+            mag = tuple(max(m) for m in zip(*[c.mag or (1, 1, 0) for c in codes]))
+            return Code(f"{pyfn}({', '.join(c.src for c in codes)})", INT, mag=mag)
+        _argc(comp, n, args, 1)
+        parts = comp.comprehension(args[0])
+        if parts:
+            src, t, clause = parts
+            if t not in (INT, ANY):
+                comp.err(args[0], f"{n.children[0]} adds up numbers, found {t}",
+                         "e.g. sum(c.points for c in won[seat])")
+            body = comp.last_body.mag or (1, 1, 0)
+            k = comp.bound_of(comp.last_coll)
+            if pyfn == "sum":
+                mag = (body[0] * k, body[1], body[2] * k)
+                if comp.last_map is not None:
+                    return Code(f"sum({comp.last_map})", INT, mag=mag)
+                return Code(f"sum([{src} {clause}])", INT, mag=mag)
+            return Code(f"{pyfn}([{src} {clause}], default={empty})", INT, mag=body)
+        a = comp.c(args[0])
+        if elem(a.type) not in (INT, ANY):
+            comp.err(args[0], f"{n.children[0]} needs a list of numbers, found {a.type}",
+                     "e.g. sum(c.points for c in won[seat])")
+        k = comp.bound_of(a)
+        comp.charge(k)
+        if pyfn == "sum":
+            return Code(f"sum({a.src})", INT, mag=(k, 1, 0))
+        return Code(f"{pyfn}({a.src}, default={empty})", INT)
+    return f
+
+
+BUILTINS["sum"] = _aggregate("sum", 0)
+
+
+BUILTINS["max"] = _aggregate("max", 0)
+
+
+BUILTINS["min"] = _aggregate("min", 0)
+
+
+def _quant(pyfn):
+    def f(comp, n, args):
+        _argc(comp, n, args, 1)
+        parts = comp.comprehension(args[0])
+        if parts:
+            src, t, clause = parts
+            if args[0].data == "where_arg":
+                # any(c in hand where P): is there an element satisfying P / do all satisfy P
+                # Generator expressions: all/any stop at the first element that decides them.
+                loop, cond = comp.last_loop, comp.last_cond
+                if comp.last_where_map is not None:
+                    return Code(f"{pyfn}({comp.last_where_map[0]})", BOOL)
+                return Code(f"{pyfn}(({cond}) {loop})" if pyfn == "all" else f"any(True {clause})", BOOL)
+            comp.want(args[0], Code(src, t), BOOL)
+            return Code(f"{pyfn}({src} {clause})", BOOL)
+        a = comp.c(args[0])
+        if elem(a.type) not in (BOOL, ANY):
+            comp.err(args[0], f"{n.children[0]} needs 'x in LIST where CONDITION'",
+                     "e.g. any(c in hand where c.suit == hearts)")
+        comp.charge(comp.bound_of(a))
+        return Code(f"{pyfn}({a.src})", BOOL)
+    return f
+
+
+BUILTINS["any"] = _quant("any")
+
+
+BUILTINS["all"] = _quant("all")
+
+
+@builtin("filter")
+def _filter(comp, n, args):
+    _argc(comp, n, args, 1)
+    parts = comp.comprehension(args[0])
+    if not parts or args[0].data != "where_arg":
+        comp.err(n, "filter takes 'x in LIST where CONDITION'", "e.g. filter(c in hand where c.suit == hearts)")
+    src, t, clause = parts
+    return Code(f"[{src} {clause}]", list_of(t), size=comp.bound_of(comp.last_coll))
+
+
+@builtin("sort")
+def _sort(comp, n, args):
+    _argc(comp, n, args, 1)
+    a = args[0]
+    if isinstance(a, Tree) and a.data == "by_arg":
+        name, coll, e = comp._binder(a.children[0])
+        py, key = comp._with_local(name, e, lambda: comp.c(a.children[1]), coll)
+        comp.want(a.children[1], key, INT)
+        comp.charge(_sort_cost(comp.bound_of(coll)))
+        return Code(f"sorted({coll.src}, key=lambda {py}: {key.src})", coll.type, size=comp.bound_of(coll))
+    code = comp.c(a)
+    if elem(code.type) not in (INT, CARD, ANY):
+        comp.err(a, f"sort needs a list of numbers or cards, found {code.type}")
+    comp.charge(_sort_cost(comp.bound_of(code)))
+    if elem(code.type) == CARD:
+        return Code(f"sorted({code.src}, key=SORT_KEY.__getitem__)", code.type, size=comp.bound_of(code))
+    return Code(f"sorted({code.src})", code.type, size=comp.bound_of(code))
+
+
+def _sort_cost(k: float) -> float:
+    """Steps of sorting ``k`` items: k log2 k (at least k)."""
+    import math
+    return k * max(1.0, math.log2(max(k, 2.0)))
+
+
+@builtin("holder")
+def _holder(comp, n, args):
+    _argc(comp, n, args, 2)
+    z = comp.c(args[0])
+    card = comp.want(args[1], comp.c(args[1]), CARD)
+    if z.type != list_of(list_of(CARD)):
+        comp.err(args[0], "holder(ZONE, CARD) needs a per-seat zone such as hand")
+    comp.charge(comp.bound())   # every seat's cards, at most the deck
+    return Code(f"_holder({z.src}, {card.src})", INT, mag=(0, 0, comp.env.players))
+
+
+@builtin("strength")
+def _strength(comp, n, args):
+    """``strength(R)``: the strength of rank value R in this deck (its place in ``ranks:``, lowest
+    first; 0 for a rank the deck lacks); ``strength(CARD)`` is ``CARD.strength`` (docs/tricks.md)."""
+    _argc(comp, n, args, 1)
+    a = comp.c(args[0])
+    if a.type == CARD:
+        return Code(f"STRENGTH[{a.src}]", INT)
+    comp.want(args[0], a, INT)
+    return Code(f"_rank_strength({a.src})", INT)
+
+
+@builtin("top")
+def _top(comp, n, args):
+    _argc(comp, n, args, 1)
+    z = comp.c(args[0])
+    if elem(z.type) is None:
+        comp.err(args[0], f"top needs a zone or list, found {z.type}")
+    return Code(f"_top({z.src})", elem(z.type))
+
+
+@builtin("distinct")
+def _distinct(comp, n, args):
+    _argc(comp, n, args, 1)
+    z = comp.c(args[0])
+    if elem(z.type) is None:
+        comp.err(args[0], f"distinct needs a zone or list, found {z.type}")
+    comp.charge(_sort_cost(comp.bound_of(z)))
+    return Code(f"sorted(set({z.src}))", z.type, size=comp.bound_of(z))

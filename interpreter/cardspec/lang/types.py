@@ -1,0 +1,85 @@
+"""The expression language's types and records: type names (``int``, ``bool``, ``card``, ``suit``,
+``color``, ``str``, ``list[T]``), ``Code`` (a checked expression's Python source and type),
+``Binding`` (what a name means), ``Env`` (the names of one game) and ``DslError``."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+INT, BOOL, CARD, SUIT, COLOR, STR, ANY = "int", "bool", "card", "suit", "color", "str", "any"
+
+
+def list_of(t: str) -> str:
+    return f"list[{t}]"
+
+
+def elem(t: str) -> str | None:
+    if t == ANY:
+        return ANY
+    if t.startswith("list[") and t.endswith("]"):
+        return t[5:-1]
+    return None
+
+
+class DslError(Exception):
+    """An expression problem at ``line``/``col`` (1-based, within the expression text)."""
+
+    def __init__(self, message, line=1, col=1, hint=""):
+        super().__init__(message)
+        self.message, self.line, self.col, self._hint = message, line, col, hint
+
+    @property
+    def hint(self) -> str:
+        """What to write instead (``""`` if nothing); a "did you mean" search runs only when asked for."""
+        if callable(self._hint):
+            self._hint = self._hint()
+        return self._hint
+
+    @hint.setter
+    def hint(self, value):
+        self._hint = value
+
+
+@dataclass
+class Code:
+    src: str
+    type: str
+    const: bool = False   # no state read: may be folded
+    values: frozenset | None = None   # every value it can take, when known (`x % 4`, a table's values)
+    cost: float = 1.0     # worst-case elementary steps of one evaluation (docs/dsl.md, "Bounds")
+    size: float | None = None   # a list: most items it can hold (None: the game's bound, ``_Compiler.bound``)
+    mag: tuple | None = None    # an int: (a, d, b), |value| <= a * S**d + b where S bounds every int read from
+                                # the state (INT_LIMIT); None: (1, 1, 0), a plain read
+
+
+@dataclass
+class Binding:
+    """What a name means: Python source and type; ``params`` for a callable definition."""
+
+    src: str
+    type: str
+    kind: str = "value"   # value | define | fn
+    params: tuple = ()
+    param_types: tuple = ()
+    const: bool = False
+    body: str | None = None   # a small definition's generated source (parameters p_NAME), inlined at each use
+    values: frozenset | None = None   # the values a parameterless definition can take, when known
+    cost: float = 0.0     # a definition: the cost of one evaluation of its body (charged at each use)
+    size: float | None = None   # a list: most items (e.g. seats: players; a counter: players)
+    mag: tuple | None = None    # an int: its magnitude bound (Code.mag)
+
+
+@dataclass
+class Env:
+    """Names visible to every expression of one game (built by the engine)."""
+
+    names: dict = field(default_factory=dict)
+    deck: object = None
+    players: int = 0
+    ns: dict | None = None   # the namespace generated code runs in (tables, helpers): for folding
+
+    def lookup(self, name):
+        return self.names.get(name)
+
+    def all_names(self):
+        return list(self.names)
