@@ -198,3 +198,27 @@ def test_int_options_have_a_cap(tmp_path):
     with pytest.raises(OptionError):
         _load(tmp_path, "extends: hearts\noptions:\n  rounds: {type: int, default: 3}\n",
               options={"rounds": float("inf")})
+
+
+def test_a_number_parameter_with_a_huge_range_is_a_ruleset_error_not_a_hang(tmp_path):
+    """A raise of 0 to 10**12 chips would list a trillion actions: listing stops with a ruleset error at the
+    step (docs/rulesets.md, Caps: at most 10,000 values); a range within the cap lists as before."""
+    game, _ = _load(tmp_path, '''\
+extends: red-dog
+actions:
+  raise:
+    params:
+      amount: {number: {min: 0, max: 1000000000000, step: 1}}
+    legal: "true"
+''', players=2)
+    with pytest.raises(RulesetError) as info:
+        state = game.new_state(seed=1)   # (the first turn may already offer the raise)
+        for _ in range(200):
+            if state.terminal:
+                break
+            acts = state.legal_actions()
+            state.apply(acts[0])
+        pytest.fail("the raise was never offered")
+    assert "10,000" in str(info.value)
+    from cardspec.engine.steps.turns import MAX_NUMBER_VALUES, _range
+    assert len(_range(0, MAX_NUMBER_VALUES - 1, 1)) == MAX_NUMBER_VALUES

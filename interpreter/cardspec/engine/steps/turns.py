@@ -46,7 +46,8 @@ from ..compiler import Compiler, SEAT_ZONE, ZONE
 from ..effects import END_LEVELS, effects_source
 from ..slots import TO_ACT, TURN
 from ...cards import SUIT_NAMES
-from ...lang import ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, compile_expr, list_of, name_problem, py_param
+from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
+                     py_param)
 from .base import Step, _sub_multiset, step_type
 
 DONE = (-1, ())
@@ -145,8 +146,19 @@ def _literal(comp, text, path, want, params=()):
     return value if isinstance(value, (bool, int)) else None
 
 
+#: The most values a ``number:`` parameter may offer at once (docs/rulesets.md, "Caps"): its min, max and
+#: step are expressions, so the count is checked when the values are listed.
+MAX_NUMBER_VALUES = 10_000
+
+
 def _range(lo, hi, st):
-    return range(lo, hi + 1, st if st > 0 else 1)
+    """The values ``lo..hi`` by ``st`` (``st`` <= 0: 1) of a ``number:`` parameter. Raises ``RuleFault`` when
+    they are more than ``MAX_NUMBER_VALUES`` (a bid of 0 to 10**12 would list a trillion actions)."""
+    st = st if st > 0 else 1
+    if hi >= lo and (hi - lo) // st >= MAX_NUMBER_VALUES:
+        raise RuleFault(f"a number parameter offers {(hi - lo) // st + 1:,} values ({lo} to {hi} by {st}); "
+                        f"at most {MAX_NUMBER_VALUES:,} (docs/rulesets.md, Caps)")
+    return range(lo, hi + 1, st)
 
 
 @step_type("turns")
