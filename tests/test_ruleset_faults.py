@@ -190,7 +190,8 @@ def test_validate_reports_an_internal_fault_as_a_problem_of_that_file_and_goes_o
     exit 1: the check failed) and b is still checked."""
     import cardspec.validate as v
     real = v._validate
-    monkeypatch.setattr(v, "_validate", lambda name, options=None: _boom() if name == "hearts" else real(name, options))
+    monkeypatch.setattr(v, "_validate", lambda name, options=None, play=True: _boom() if name == "hearts" else
+                        real(name, options, play))
     r = CliRunner().invoke(main, ["validate", "hearts", "black-lady"])
     assert r.exit_code == 1
     assert "hearts: error: internal error: unexpected ZeroDivisionError: boom inside cardspec" in r.output
@@ -380,3 +381,79 @@ def test_an_unexpected_exception_in_the_rules_is_a_coded_error_with_the_step(mon
         s.apply(s.legal_actions()[0])
     assert e.value.code == "internal/runtime" and "ZeroDivisionError" in e.value.first.message
     assert "step 'play'" in e.value.first.message and "please report it" in e.value.first.hint
+
+
+# ---- validate checks what play will meet (issue 16 Deliver 3) -----------------------------------------
+
+def test_validate_deals_every_deal_of_the_schedule(tmp_path):
+    """Issue 16 Found 3: `validate` compiled and dealt only the first deal, so a fault in a later deal
+    surfaced mid-game. Here deal k deals k cards each: with 3 players deal 18 needs 54 of 52 cards (one
+    problem per step: the smallest player count that fails is named)."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: growing
+        players: {min: 3, max: 4}
+        options:
+          deals: {default: 20}
+          pass_count: {default: 0}
+        deal:
+          - id: deal-hands
+            deal: {to: hand, each: deal_number}
+        """)
+    problems, status = validate_ruleset(str(f), play=False)
+    assert status == 1
+    assert [(p.line, p.col, p.message) for p in problems] == [
+        (8, 5, "with 3 players, deal 18 fails: cannot deal 18 cards to each of 3 players: 52 left")]
+
+
+def test_validate_tries_each_option_at_its_extremes(tmp_path):
+    """An int option's max that makes the deal impossible is found without --option (the message says
+    which option value)."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: extraopt
+        players: {min: 4, max: 4}
+        options:
+          extra: {type: int, default: 0, min: 0, max: 40, help: More cards in each hand.}
+        deal:
+          - id: deal-hands
+            deal: {to: hand, each: "count(deck) / players + extra"}
+        """)
+    problems, status = validate_ruleset(str(f))
+    assert status == 1 and len(problems) == 1
+    assert (problems[0].line, problems[0].col, problems[0].message) == (
+        7, 5, "with --option extra=40: with 4 players, deal 1 fails: cannot deal 53 cards to each of 4 players: "
+              "52 left")
+    assert validate_ruleset(str(f), play=False) == ([], 0)
+
+
+def test_validate_plays_random_games_and_reports_a_crash_at_its_step(tmp_path):
+    """A ruleset that validated, then failed in play: a counter of a seat past the last one, reached only
+    after some tricks. validate's random games meet it and name the step and the seed."""
+    f = _write(tmp_path, """\
+        extends: black-lady
+        name: latecrash
+        players: {min: 4, max: 5}
+        deal:
+          - id: play
+            tricks:
+              after_trick:
+                - add: {counter: score, seat: "winner + trick_number", value: 1}
+        """)
+    problems, status = validate_ruleset(str(f))
+    assert status == 1 and len(problems) == 1, problems
+    p = problems[0]
+    assert p.message.startswith("in a random game (seed ") and "step 'play': a counter of seat" in p.message
+    assert (p.line, p.col) == (5, 5) and p.code == "ruleset/runtime"
+    assert validate_ruleset(str(f), play=False) == ([], 0)   # --quick: compile and deal only
+    r = CliRunner().invoke(main, ["validate", "--quick", str(f)])
+    assert r.exit_code == 0 and r.output.strip().endswith(": ok")
+    r = CliRunner().invoke(main, ["validate", str(f)])
+    assert r.exit_code == 1 and "a counter of seat" in r.output
+
+
+def test_every_builtin_validates_with_play():
+    """The built-ins pass every check, the random games included (no false alarm)."""
+    from cardspec.rules import builtin_names
+    for name in builtin_names():
+        assert validate_ruleset(name) == ([], 0), name

@@ -293,17 +293,20 @@ def schema():
 @click.argument("rulesets", nargs=-1, required=True)
 @option_opt
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
-def validate(rulesets, option, quiet):
-    """Check rulesets (files or built-in names): YAML, schema, expressions, semantics.
+@click.option("--quick", is_flag=True, help="Skip the option extremes and the random games (compile and deal only).")
+def validate(rulesets, option, quiet, quick):
+    """Check rulesets (files or built-in names): YAML, schema, expressions, semantics, play.
 
-    Each ruleset is compiled for every supported player count and its first
-    deal is dealt. Problems print as file:line:col: error: message.
-    Exit 0 valid, 1 invalid, 2 unusable input (missing file).
+    Each ruleset is compiled for every supported player count, every deal of
+    its schedule is dealt, each option is tried at its extremes and a few
+    random games are played (not with --quick). Problems print as
+    file:line:col: error: message. Exit 0 valid, 1 invalid, 2 unusable input
+    (missing file).
     """
     from .validate import validate_ruleset
     worst = 0
     for name in rulesets:
-        problems, status = validate_ruleset(name, _options(option, name))
+        problems, status = validate_ruleset(name, _options(option, name), play=not quick)
         if problems:
             for p in problems:
                 click.echo(p.format(), err=True)

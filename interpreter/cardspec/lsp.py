@@ -39,7 +39,7 @@ def diagnostics_for(path: str, text: str) -> list:
     me = Path(path).resolve()
     with reading_overlay({me: text}):
         try:
-            problems, _status = validate_ruleset(str(me))
+            problems, _status = validate_ruleset(str(me), play=False)   # as you type: no random games
         except CardspecError as e:   # validate_ruleset reports bad input itself; this is a safety net
             return [(0, 0, str(e), "error")]
     out = []

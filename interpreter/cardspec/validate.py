@@ -1,23 +1,48 @@
 """``cardspec validate``: every problem of a ruleset, each with file:line:col.
 
-A ruleset is read (YAML, ``extends:``, schema — schema problems are kept, not
-raised), then compiled for every supported player count (expressions, names,
-types, zones, counters, steps), and for each count a first deal is dealt, so
-a deck that cannot be dealt to some player count is reported at the deal
-step. Problems that several player counts share are reported once; a problem
-at a place the schema already complained about is not repeated.
+What play will meet is checked before anyone plays (issue 16, "Validate what play will meet"):
+
+1. the ruleset is read (YAML, ``extends:``, schema — schema problems are kept, not raised);
+2. it is compiled for every supported player count (expressions, names, types, zones, counters,
+   steps);
+3. for every count, every deal of the match schedule is dealt (up to ``MAX_DEALS_CHECKED``: deal k
+   with its dealer, as the match would reach it), so a deck that cannot be dealt in deal 27, or a
+   bid range that is empty in deal 12, is reported at its step;
+4. unless ``play=False`` (``cardspec validate --quick``): the ruleset is compiled and dealt again
+   with each option at its extremes (an int's ``min`` and ``max``, the other value of a bool, every
+   value of a choice) at the smallest and largest player counts, and ``GAMES_PER_COUNT`` random games
+   per player count are played through the public API (bounded by ``MAX_ACTIONS`` actions and
+   ``PLAY_SECONDS`` of CPU time per ruleset), so a ruleset that crashes or gets stuck in ordinary play is refused
+   with the step where it happened.
+
+Problems that several player counts share are reported once; a problem at a place the schema already
+complained about is not repeated. After the schema refused something, only the smallest player count is
+compiled; after a count that fails to compile, only the largest is tried besides (the counts between
+would mostly repeat the same problems). With problems found by 1–3 the slower checks of 4 are skipped.
 """
 from __future__ import annotations
 
 import dataclasses
+import random
+import time
 
 from .errors import BUG_HINT, Problem, RulesetError, _detail
 
 MAX_PLAYERS = 64
+#: Deals of the schedule dealt per player count (a longer match repeats its shapes or ends by score).
+MAX_DEALS_CHECKED = 60
+#: Random games per player count, the actions per game, and the CPU seconds for all of a ruleset's games
+#: (a game stopped by these bounds is no problem: a long game is not a stuck one).
+GAMES_PER_COUNT = 2
+MAX_ACTIONS = 3000
+PLAY_SECONDS = 1.0
+#: Option values tried besides the defaults (each at the smallest and largest player count).
+MAX_OPTION_VARIANTS = 16
 
 
-def validate_ruleset(name_or_path: str, options: dict | None = None):
-    """Check one ruleset (a file path or a built-in name).
+def validate_ruleset(name_or_path: str, options: dict | None = None, play: bool = True):
+    """Check one ruleset (a file path or a built-in name); ``play=False`` skips the option extremes and
+    the random games (module doc, item 4).
 
     Returns ``(problems, status)``: a list of ``Problem`` sorted by file
     position, and 0 (valid), 1 (invalid) or 2 (unusable input: missing file,
@@ -26,7 +51,7 @@ def validate_ruleset(name_or_path: str, options: dict | None = None):
     hint, status 1.
     """
     try:
-        return _validate(name_or_path, options)
+        return _validate(name_or_path, options, play)
     except Exception as e:  # noqa: BLE001 - no Python exception reaches a user
         return [internal_problem(str(name_or_path), e)], 1
 
@@ -39,8 +64,8 @@ def internal_problem(file: str, e: BaseException, line: int = 0, col: int = 0, d
                    + (f": {detail}" if detail else ""), BUG_HINT, code="internal/error")
 
 
-def _validate(name_or_path: str, options: dict | None = None):
-    from .engine import Game, State
+def _validate(name_or_path: str, options: dict | None = None, play: bool = True):
+    from .engine import Game
     from .rules import read_ruleset
 
     try:
@@ -66,10 +91,18 @@ def _validate(name_or_path: str, options: dict | None = None):
     # dealing with it would only add a Python-worded consequence of the same mistake.
     bad_default = any(p.message.startswith("bad default: ") for p in rs.problems)
     deal_failed = set()
+    games = {}
+    counts = list(counts)
+    if schema_failed:   # more player counts would mostly repeat consequences of what the schema refused
+        counts = counts[:1]
+    failed = False
     for n in counts:
+        if failed and n != counts[-1]:   # after a count that fails, only the largest may add its own
+            continue
         try:
             game = Game(rs, n, options)
         except RulesetError as e:
+            failed = True
             problems.extend(e.problems)
             if any(p.code.startswith("option/") for p in e.problems):
                 break
@@ -79,24 +112,147 @@ def _validate(name_or_path: str, options: dict | None = None):
                 break
             if bad_default:
                 break
-            problems.append(rs.problem((), f"with {n} players the ruleset cannot be compiled: "
-                                           f"{type(e).__name__}: {e}"))
+            problems.append(internal_problem(rs.file, e, during=f" compiling for {n} players"))
             break
         if bad_default:
             continue
-        try:
-            State(game, seed=0)
-        except RulesetError as e:
-            problems.extend(e.problems)
-        except Exception as e:  # noqa: BLE001 - a ruleset that crashes its first deal
-            step = getattr(e, "step", None)
-            path = tuple(getattr(step, "path", ("deal",)))
-            if path in deal_failed:
-                continue
-            deal_failed.add(path)
-            problems.append(rs.problem(path, f"with {n} players the first deal fails: {e}",
-                                       "check the deck size, the deal sizes and the players range"))
+        games[n] = game
+        _deal_every_shape(game, problems, deal_failed)
+    if play and not problems and games:
+        _option_extremes(rs, options, sorted({min(games), max(games)}), problems, deal_failed)
+        if not problems:
+            _random_games(games, problems)
     return _dedupe(problems, schema_failed and len(rs.problems)), (1 if problems else 0)
+
+
+def _add(problems: list, e: RulesetError, seen: set, prefix: str = ""):
+    """Add ``e``'s problems (``prefix`` before each message), once per step (``seen``: their positions)."""
+    for p in e.problems:
+        key = (p.file, p.line, p.col)
+        if key in seen:
+            continue
+        seen.add(key)
+        problems.append(dataclasses.replace(p, message=prefix + p.message) if prefix else p)
+
+
+def _deal_every_shape(game, problems: list, seen: set, prefix: str = ""):
+    """Deal 1, and every later deal of the schedule up to ``MAX_DEALS_CHECKED``, to its first decision.
+
+    Deal k starts as the match would start it (deal number k, its dealer after k - 1 rotations; vars
+    and counters as ``State`` resets them), from the cards of deal 1: a shuffle gathers them. What
+    differs from a real match is only what earlier play left (scores, vars kept across deals); the
+    random games of ``_random_games`` meet those."""
+    from .engine import State
+    from .engine.slots import DEAL_NUMBER, DEALER
+    try:
+        first = State(game, seed=0, record=False)
+    except RulesetError as e:
+        _add(problems, e, seen, prefix)
+        return
+    except Exception as e:  # noqa: BLE001 - State turns the rules' faults into RulesetError: this is a bug
+        problems.append(internal_problem(game.ruleset.file, e, during=f" dealing for {game.n} players"))
+        return
+    if first.terminal:
+        return
+    try:
+        deals = game.match_deals(first)
+    except Exception:  # noqa: BLE001 - a match length that fails to compute is met by the random games
+        return
+    last = min(deals if deals > 0 else game.max_deals, game.max_deals, MAX_DEALS_CHECKED)
+    step = {"left": 1, "right": -1, "none": 0}.get(game.rotate, 1)
+    for k in range(2, last + 1):
+        s = first.clone()
+        s.v[DEAL_NUMBER] = k
+        s.v[DEALER] = (game.first_dealer + (k - 1) * step) % game.n
+        try:
+            s._start_deal()
+            s._advance()
+        except RulesetError as e:
+            _add(problems, e, seen, prefix)
+        except Exception as e:  # noqa: BLE001
+            problems.append(internal_problem(game.ruleset.file, e, during=f" dealing deal {k} for {game.n} players"))
+            return
+
+
+def _option_extremes(rs, options, counts, problems: list, seen: set):
+    """Compile and deal (every deal shape) with each option at its extremes (module doc, item 4)."""
+    from .engine import Game
+    base = dict(options or {})
+    variants = []
+    for name, spec in rs.options.items():
+        if name in base:
+            continue
+        t = spec.get("type", "int")
+        if t == "int":
+            values = [spec[k] for k in ("min", "max") if isinstance(spec.get(k), int)]
+            if spec.get("values"):
+                values += [min(spec["values"]), max(spec["values"])]
+        elif t == "bool":
+            values = [not spec.get("default")]
+        elif t == "choice":
+            values = list(spec.get("values") or [])
+        else:
+            values = []
+        for v in dict.fromkeys(values):
+            if v != spec.get("default"):
+                variants.append((name, v))
+    for name, v in variants[:MAX_OPTION_VARIANTS]:
+        shown = ("true" if v else "false") if isinstance(v, bool) else v
+        prefix = f"with --option {name}={shown}: "
+        for n in counts:
+            try:
+                game = Game(rs, n, {**base, name: v})
+            except RulesetError as e:
+                if any(p.code.startswith("option/") for p in e.problems):
+                    break
+                _add(problems, e, seen, prefix)
+                break
+            except Exception as e:  # noqa: BLE001
+                problems.append(internal_problem(rs.file, e, during=f" compiling with --option {name}={shown}"))
+                break
+            _deal_every_shape(game, problems, seen, prefix)
+
+
+def _random_games(games: dict, problems: list):
+    """``GAMES_PER_COUNT`` random games per player count through the public API: a random legal move
+    (``State.random_move``), its text form, ``apply(text)``; views now and then; scores at the end.
+    A fault is reported at its step with the seed (module doc, item 4)."""
+    from .errors import CardspecError
+    counts = sorted(games)
+    budget = PLAY_SECONDS / (len(counts) * GAMES_PER_COUNT)
+    seen = set()
+    for g in range(GAMES_PER_COUNT):
+        for n in counts:
+            game = games[n]
+            seed = 1000 * g + n
+            try:
+                _play(game, seed, budget)
+            except RulesetError as e:
+                _add(problems, e, seen, f"in a random game (seed {seed}) ")
+                return
+            except CardspecError as e:   # an action's own text refused: a fault of cardspec
+                problems.append(internal_problem(game.ruleset.file, e, during=f" in a random game (seed {seed}, "
+                                                                           f"{n} players)"))
+                return
+            except Exception as e:  # noqa: BLE001
+                problems.append(internal_problem(game.ruleset.file, e, during=f" in a random game (seed {seed}, "
+                                                                           f"{n} players)"))
+                return
+
+
+def _play(game, seed: int, seconds: float):
+    rng = random.Random(seed)
+    s = game.new_state(seed=seed)
+    end = time.process_time() + seconds
+    for i in range(MAX_ACTIONS):
+        if s.terminal or time.process_time() > end:
+            break
+        step = s.current_step()
+        s.apply(step.text(s, s.random_move(rng)))
+        if i % 64 == 0:
+            s.view(i % s.n, legal=False)
+    s.view(None, legal=False)
+    s.scores()
 
 
 def _dedupe(problems, n_schema) -> list:
