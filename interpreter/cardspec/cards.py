@@ -90,6 +90,10 @@ class Deck:
         ranks = [normalize_code(r + "S")[:-1] for r in self.ranks]
         self.ranks = ranks
         self.suits = [normalize_code("A" + s)[-1] for s in self.suits]
+        for what, items in (("rank", ranks), ("suit", self.suits)):
+            twice = next((x for i, x in enumerate(items) if x in items[:i]), None)
+            if twice is not None:   # two faces with one code: no action text could tell them apart
+                raise CardError(f"{what} '{twice}' is listed twice in the deck (use copies: 2 for two decks)")
         nr = len(ranks)
         codes, suit, rank, color, strength = [], [], [], [], []
         # Strength: the place in the list (lowest first); `ace: low` puts the ace below every rank.

@@ -164,7 +164,7 @@ class Ruleset:
         ``option/invalid``) for an unknown option or a value of the wrong type or range; the hint
         lists the ruleset's options with their types and allowed values.
         """
-        values = {k: spec.get("default") for k, spec in self.options.items()}
+        values = {k: _default(k, spec) for k, spec in self.options.items()}
         problems = []
         known = self.describe_options()
         for key, raw in (overrides or {}).items():
@@ -198,6 +198,15 @@ class Ruleset:
             d = ("true" if d else "false") if isinstance(d, bool) else d
             parts.append(f"{name} ({what}, default {d})")
         return "options: " + "; ".join(parts)
+
+
+def _default(name: str, spec: dict):
+    """An option's declared default as a value of its type (``default: '65'`` for an int is 65): play must
+    not meet the text a YAML author quoted. A default that does not fit is reported by the reader."""
+    try:
+        return coerce_option(name, spec, spec.get("default"))
+    except (ValueError, TypeError):
+        return spec.get("default")
 
 
 class OptionError(RulesetError):
@@ -503,7 +512,7 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
             raise
         problems += e.problems
     else:
-        option_problems = _check_option_defaults(data, pos)
+        option_problems = _check_option_defaults(data, pos) + _check_var_defaults(data, pos)
         if option_problems and strict:
             raise RulesetError(option_problems)
         problems += option_problems
@@ -538,6 +547,30 @@ def _check_ids(data, pos: Positions, path=()) -> list:
             else:
                 first[ident] = i
     return out
+
+
+def _check_var_defaults(data: dict, pos: Positions) -> list:
+    """Problems of var defaults that are not a value of the var's type (``ended_by: count(deck)``: a var
+    starts as a value; an expression is for a ``set:`` effect). The type is ``type:``, else the default's."""
+    out = []
+    vars_ = data.get("vars")
+    for name, spec in (vars_.items() if isinstance(vars_, dict) else ()):
+        decl = spec if isinstance(spec, dict) else {"default": spec}
+        default = decl.get("default", 0)
+        t = decl.get("type") or ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
+                                 else "suit" if default == "no_suit" else "int")
+        ok = {"int": isinstance(default, int) and not isinstance(default, bool),
+              "bool": isinstance(default, bool),
+              "suit": default is None or isinstance(default, str)}.get(t, True)
+        if not ok:
+            at = ("vars", name, "default") if isinstance(spec, dict) and "default" in spec else ("vars", name)
+            out.append(pos.problem(at, f"var '{name}': the default {_kind(default)} is not {_TYPE_WORDS_VAR[t]}",
+                                   "a var starts as a value (a number, true/false, a suit for type: suit); "
+                                   "compute it with a set: effect in a step"))
+    return out
+
+
+_TYPE_WORDS_VAR = {"int": "a whole number", "bool": "true or false", "suit": "a suit"}
 
 
 def _check_option_defaults(data: dict, pos: Positions) -> list:
