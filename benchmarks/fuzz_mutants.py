@@ -68,7 +68,9 @@ def main(argv=None):
             slowest = max(slowest, (secs, i))
             if kind == "failed":
                 failures.append((i, base, detail))
-                print(f"FAILED {args.seed}:{i} ({base}): {detail.strip().splitlines()[-1][:300]}", flush=True)
+                lines = detail.strip().splitlines() or [""]
+                head = next((ln for ln in lines if "error" in ln or "Error" in ln), lines[-1])
+                print(f"FAILED {args.seed}:{i} ({base}): {head.strip()[:300]}", flush=True)
             if k % 1000 == 0:
                 print(f"... {k} tried, {dict(counts)}, {time.perf_counter() - t0:.0f} s", flush=True)
     secs = time.perf_counter() - t0

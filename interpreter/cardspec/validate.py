@@ -114,7 +114,7 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True)
                 break
             problems.append(internal_problem(rs.file, e, during=f" compiling for {n} players"))
             break
-        if bad_default:
+        if bad_default or schema_failed:   # dealing would only meet consequences of what was refused
             continue
         games[n] = game
         _deal_every_shape(game, problems, deal_failed)
@@ -183,17 +183,15 @@ def _option_extremes(rs, options, counts, problems: list, seen: set):
         if name in base:
             continue
         t = spec.get("type", "int")
-        if t == "int":
+        if isinstance(spec.get("values"), list):   # each allowed value (an int's too)
+            values = list(spec["values"])
+        elif t == "int":
             values = [spec[k] for k in ("min", "max") if isinstance(spec.get(k), int)]
-            if spec.get("values"):
-                values += [min(spec["values"]), max(spec["values"])]
         elif t == "bool":
             values = [not spec.get("default")]
-        elif t == "choice":
-            values = list(spec.get("values") or [])
         else:
             values = []
-        for v in dict.fromkeys(values):
+        for v in dict.fromkeys(x for x in values if isinstance(x, (int, str, bool))):
             if v != spec.get("default"):
                 variants.append((name, v))
     for name, v in variants[:MAX_OPTION_VARIANTS]:
