@@ -52,11 +52,6 @@ class Pass(Step):
         short = min(map(len, s.z[self.zone]))
         if short < k:
             raise DealError(self, f"cannot pass {k} cards from a hand of {short}")
-        targets = [self.to(s, seat) % n for seat in range(n)]
-        if len(set(targets)) < n:   # two seats passing to one: hands would change size (class doc)
-            t = next(t for t in targets if targets.count(t) > 1)
-            raise DealError(self, f"to: sends the cards of seats {', '.join(str(i) for i, x in enumerate(targets) if x == t)}"
-                                  f" all to seat {t}: each seat must receive the cards of exactly one seat")
         d = s.v[0]
         s.flight = [None] * n
         s.queue = [(d + 1 + i) % n for i in range(n)]
@@ -107,10 +102,16 @@ class Pass(Step):
         """Every seat's chosen cards arrive at once."""
         code = s.game.deck.code
         dest = s.z[self.dest]
+        n = s.n
+        targets = [self.to(s, seat) % n for seat in range(n)]
+        if len(set(targets)) < n:   # two seats passing to one: hands would change size (class doc)
+            t = next(t for t in targets if targets.count(t) > 1)
+            raise DealError(self, f"to: sends the cards of seats {', '.join(str(i) for i, x in enumerate(targets) if x == t)}"
+                                  f" all to seat {t}: each seat must receive the cards of exactly one seat")
         for seat, cards in enumerate(s.flight):
             if cards is None:
                 continue
-            target = self.to(s, seat) % s.n
+            target = targets[seat]
             dest[target].extend(cards)
             if s.events is not None:
                 s.emit({"type": "pass", "seat": seat, "to": target, "cards": [code[c] for c in cards],
