@@ -128,6 +128,8 @@ def _template(game, view, seed=None):
         value = view["vars"][var.name]
         v[var.index] = (face(value) if value is not None else -1) if var.type == "card" else value
     s.v = v
+    s.nxt = None
+    s.nxt = game.order_table(s)   # play order from the view's counters and values (seats may have moved)
     s.pc = view["step_index"]
     s.entered = True
     s.terminal = False
