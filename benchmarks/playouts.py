@@ -42,6 +42,10 @@ SETTINGS = {
     "oh-hell": (4, {"deals": 1}),
     "sheepshead": (5, {}),
     "briscola-chiamata": (5, {}),
+    # the five-player team games, one deal (Goninkan: one round, one to three deals)
+    "napoleon": (5, {"deals": 1}),
+    "briscola-bugiarda": (5, {"deals": 1}),
+    "goninkan": (5, {"rounds": 1}),
 }
 OPENSPIEL = {"hearts": "hearts", "oh-hell": "oh_hell(players=4)"}
 
