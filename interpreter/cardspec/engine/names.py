@@ -34,6 +34,12 @@ CONTEXT_NAMES = {
     "taker": "the seat that takes the trick (an after_trick: parameter)",
     "next_leader": "the seat that leads the next trick (an after_trick: parameter)",
     "turn_seat": "the turn's seat in a turns step",
+    "number": "the number of the bid being made (an auction's parameter)",
+    "suit": "the suit of the bid being made (an auction's parameter)",
+    "rank": "the rank of the bid being made (an auction's parameter)",
+    "contract": "the named contract of the bid being made (an auction's parameter)",
+    "level": "the place of the bid being made in the auction's list (an auction's parameter)",
+    "passed": "whether the call was a pass (an auction's after_bid: parameter)",
 }
 
 #: ``define:`` parameter types: ``name(c: card, s: suit, n)`` (no type: an int, e.g. a seat).
