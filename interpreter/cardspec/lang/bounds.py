@@ -12,7 +12,7 @@ from __future__ import annotations
 COST_BUDGET = 3_000_000
 
 
-#: A secret rule typed during play (Eleusis) has its own, smaller budget: it runs once per card judged.
+#: A secret rule typed during play has its own, smaller budget: it runs once per card judged.
 RULE_BUDGET = 5_000
 
 
