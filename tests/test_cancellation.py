@@ -558,3 +558,26 @@ def test_pass_identical_twins_but_not_one_card_twice():
         s.apply(f"pass {single[0]} {single[0]}")
     s.apply(f"pass {twins[0]} {twins[0]}")
     assert Counter(s.view(1)["zones"]["hand"]["1"])[twins[0]] == 0
+
+
+@pytest.mark.parametrize("pass_to, offset", [("right", -1), ("left", 1)])
+def test_both_passes_follow_the_inherited_pass_to_option(pass_to, offset):
+    """Issue 20 item 4: cancellation-black-lady inherits black-lady's ``pass_to`` (black-lady.md, "Passing":
+    count and direction are options); it hard-coded passing to the right, so ``--option pass_to=left`` was
+    accepted and ignored. Both rounds go where pass_to says; the default stays the digest's right-hand
+    neighbour (cancellation-black-lady.md, "Passing": seat i → seat i−1)."""
+    n = 6
+    options = {} if pass_to == "right" else {"pass_to": pass_to}
+    s = cardspec.load(RULESET, players=n, options=options).new_state(seed=3, dealer=0)
+    for size in (2, 1):
+        before = {i: Counter(s.view(i)["zones"]["hand"][str(i)]) for i in range(n)}
+        chosen = {}
+        for _ in range(n):
+            seat = s.to_act
+            act = s.legal_actions()[0]
+            assert len(act.split()) == size + 1
+            chosen[seat] = act.split()[1:]
+            s.apply(act, seat=seat)
+        for i in range(n):   # seat i gave to i + offset and received from i - offset
+            assert Counter(s.view(i)["zones"]["hand"][str(i)]) == \
+                before[i] - Counter(chosen[i]) + Counter(chosen[(i - offset) % n])

@@ -221,7 +221,10 @@ def test_issue16_a_score_of_count_won_seat_plus_one(tmp_path):
           - id: bonuses
             score: {counter: points, value: "points[seat]", add_to: score}
         """)
-    assert validate_ruleset(str(f)) == ([], 0)
+    problems, status = validate_ruleset(str(f))
+    # No error; the replaced scoring leaves the moon and clear options unread (warnings, issue 20 item 4).
+    assert status == 0 and [(p.code, p.message.split("'")[1]) for p in problems] == \
+        [("option/unread", "moon"), ("option/unread", "clear")]
     g = cardspec.load(str(f), 4)
     s = g.new_state(seed=3)
     s.random_playout()

@@ -118,7 +118,10 @@ def test_redefinition_with_the_same_parameters_overrides(tmp_path):
         define:
           deal_points(p): 5
         """)
-    assert problems(f) == ([], 0)
+    ps, status = problems(f)
+    # The options only the replaced formula read are now read by nothing: warnings (issue 20 item 4), no error.
+    assert status == 0 and [p for p in ps if p.severity == "error"] == []
+    assert {p.message.split("'")[1] for p in ps} == {"trick_points", "exact_bonus", "zero_bonus"}
 
 
 # ---- item 3: names that hide the engine's, parameter types, turn-only effects ------------------

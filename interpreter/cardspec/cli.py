@@ -300,19 +300,20 @@ def validate(rulesets, option, quiet, quick):
     Each ruleset is compiled for every supported player count, every deal of
     its schedule is dealt, each option is tried at its extremes and a few
     random games are played (not with --quick). Problems print as
-    file:line:col: error: message. Exit 0 valid, 1 invalid, 2 unusable input
-    (missing file).
+    file:line:col: error: message (warning: for what is usable but probably
+    not meant, e.g. an option nothing reads). Exit 0 valid (warnings too),
+    1 invalid, 2 unusable input (missing file).
     """
     from .validate import validate_ruleset
     worst = 0
     for name in rulesets:
         problems, status = validate_ruleset(name, _options(option, name), play=not quick)
-        if problems:
-            for p in problems:
-                click.echo(p.format(), err=True)
-            worst = max(worst, status)
-        elif not quiet:
-            click.echo(f"{name}: ok")
+        for p in problems:
+            click.echo(p.format(), err=True)
+        worst = max(worst, status)
+        if status == 0 and not quiet:
+            warned = len(problems)
+            click.echo(f"{name}: ok" + (f" ({warned} warning{'s' if warned > 1 else ''})" if warned else ""))
     sys.exit(worst)
 
 

@@ -15,7 +15,9 @@ class Problem:
     """One problem in a ruleset or scenario.
 
     ``line`` and ``col`` are 1-based; 0 means unknown. ``source_line`` is the
-    text of that line (for the caret display) when known.
+    text of that line (for the caret display) when known. ``severity`` is ``"error"`` (the ruleset
+    cannot be used) or ``"warning"`` (it can, but probably not as meant: ``cardspec validate`` still
+    exits 0).
     """
 
     file: str
@@ -25,11 +27,12 @@ class Problem:
     hint: str = ""
     source_line: str = ""
     code: str = "ruleset/invalid"
+    severity: str = "error"   # or "warning": reported, but the ruleset is usable
 
     def format(self, caret: bool = True) -> str:
-        """``file:line:col: error: message`` then the line with a caret, then the hint."""
+        """``file:line:col: error: message`` (``warning:`` for a warning) then the line with a caret, then the hint."""
         where = f"{self.file}:{self.line}:{self.col}" if self.line > 0 else self.file
-        head = f"{where}: error: {self.message}"
+        head = f"{where}: {self.severity}: {self.message}"
         out = [head]
         if caret and self.source_line:
             out.append("    " + self.source_line.rstrip("\n"))

@@ -122,7 +122,37 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True)
         _option_extremes(rs, options, sorted({min(games), max(games)}), problems, deal_failed)
         if not problems:
             _random_games(games, problems)
-    return _dedupe(problems, schema_failed and len(rs.problems)), (1 if problems else 0)
+    if not problems and games:
+        problems.extend(_unread_options(rs, options, games))
+    errors = [p for p in problems if p.severity == "error"]
+    return _dedupe(problems, schema_failed and len(rs.problems)), (1 if errors else 0)
+
+
+def _unread_options(rs, options, games: dict) -> list:
+    """A warning at each declared option that nothing reads (no expression, ``by_option`` or step
+    field; ``Game.options_read``) for any player count, nor with any other option at another of its
+    values (``_option_values``, compiled for the smallest count): ``--option NAME=…`` would be accepted
+    and change nothing (issue 20 item 4: an inherited option the variant hard-codes away)."""
+    from .engine import Game
+    read = set()
+    for game in games.values():
+        read |= game.options_read
+    unread = [name for name in rs.options if name not in read]
+    if unread:   # an option read only when another option has another value (inside a by_option case)
+        base = dict(options or {})
+        for name, v in _option_values(rs, base):
+            if all(u in read for u in unread):
+                break
+            try:
+                read |= Game(rs, min(games), {**base, name: v}).options_read
+            except Exception:  # noqa: BLE001 - the option extremes report what fails to compile
+                continue
+    return [dataclasses.replace(rs.positions.problem(("options", name), f"option '{name}' is read by no expression, "
+                                           f"by_option or step: setting it changes nothing",
+                                           f"read it where its rule is decided (an expression naming "
+                                           f"{name}, or `by_option: {name}`), or leave the option out", key=True),
+                                severity="warning", code="option/unread")
+            for name in unread if name not in read]
 
 
 def _add(problems: list, e: RulesetError, seen: set, prefix: str = ""):
@@ -178,6 +208,26 @@ def _option_extremes(rs, options, counts, problems: list, seen: set):
     """Compile and deal (every deal shape) with each option at its extremes (module doc, item 4)."""
     from .engine import Game
     base = dict(options or {})
+    for name, v in _option_values(rs, base)[:MAX_OPTION_VARIANTS]:
+        shown = ("true" if v else "false") if isinstance(v, bool) else v
+        prefix = f"with --option {name}={shown}: "
+        for n in counts:
+            try:
+                game = Game(rs, n, {**base, name: v})
+            except RulesetError as e:
+                if any(p.code.startswith("option/") for p in e.problems):
+                    break
+                _add(problems, e, seen, prefix)
+                break
+            except Exception as e:  # noqa: BLE001
+                problems.append(internal_problem(rs.file, e, during=f" compiling with --option {name}={shown}"))
+                break
+            _deal_every_shape(game, problems, seen, prefix)
+
+
+def _option_values(rs, base: dict) -> list:
+    """``(name, value)`` for each option not in ``base`` at each value besides its default: an int's
+    ``min`` and ``max``, the other value of a bool, every value of a ``values:`` list."""
     variants = []
     for name, spec in rs.options.items():
         if name in base:
@@ -194,21 +244,7 @@ def _option_extremes(rs, options, counts, problems: list, seen: set):
         for v in dict.fromkeys(x for x in values if isinstance(x, (int, str, bool))):
             if v != spec.get("default"):
                 variants.append((name, v))
-    for name, v in variants[:MAX_OPTION_VARIANTS]:
-        shown = ("true" if v else "false") if isinstance(v, bool) else v
-        prefix = f"with --option {name}={shown}: "
-        for n in counts:
-            try:
-                game = Game(rs, n, {**base, name: v})
-            except RulesetError as e:
-                if any(p.code.startswith("option/") for p in e.problems):
-                    break
-                _add(problems, e, seen, prefix)
-                break
-            except Exception as e:  # noqa: BLE001
-                problems.append(internal_problem(rs.file, e, during=f" compiling with --option {name}={shown}"))
-                break
-            _deal_every_shape(game, problems, seen, prefix)
+    return variants
 
 
 def _random_games(games: dict, problems: list):

@@ -20,7 +20,7 @@ from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, CardError
 from ..lang import (ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src,
                     name_problem, rank_strength_helper)
 from ..errors import RulesetError
-from ..rules import Ruleset, is_by_option, read_ruleset
+from ..rules import Ruleset, by_option_nodes, is_by_option, read_ruleset
 
 from .names import check_names
 from .slots import SYSTEM_VARS
@@ -131,6 +131,7 @@ class Game:
         if players is None:
             players = rs.default_players
         self.options = rs.option_values(options)
+        self._options_named = set()   # options a step field names (option_named), for options_read
         if not (lo <= players <= hi):
             count = f"{lo}" if lo == hi else f"{lo} to {hi}"
             err = RulesetError(rs.problem(("players",), f"{rs.name} is for {count} players, not {players}"))
@@ -323,6 +324,31 @@ class Game:
                 src = "0"
             env.names[name] = Binding(src, t, const=True)
 
+    def option_named(self, value):
+        """The value of the option a step field names (``if_none_wins: MODE_OPTION``), else ``None``;
+        the option counts as read (``options_read``)."""
+        if isinstance(value, str) and value in self.options:
+            self._options_named.add(value)
+            return self.options[value]
+        return None
+
+    @property
+    def options_read(self) -> set:
+        """Names of the options this compiled game reads: in an expression compiled for it (in a
+        definition only if an expression outside the definitions uses it, directly or not), as a
+        ``by_option`` (any of its cases, chosen or not), or named by a step field (``option_named``).
+        ``cardspec validate`` warns about a declared option outside this set for every option value it
+        tries (issue 20: an inherited option that changes nothing)."""
+        by_option = {node["by_option"] for _, node in by_option_nodes(self.ruleset.data)}
+        used, todo = set(), [None]   # names read from outside definitions, then from the definitions used
+        while todo:
+            for name in self.env.used.get(todo.pop(), ()):
+                if name not in used:
+                    used.add(name)
+                    if name in self.env.used:
+                        todo.append(name)
+        return (used | by_option | self._options_named) & set(self.options)
+
     def _card_names(self, env: Env):
         d = self.deck
         for i, s in enumerate(d.suits):
@@ -415,7 +441,11 @@ class Game:
             for p, t in params:
                 ptypes.append({"card": CARD, "suit": SUIT, "int": INT, "seat": INT, "": INT,
                                "cards": list_of(CARD)}.get(t, INT))
-            code = comp.code(text, ("define", key), tuple(zip([p for p, _ in params], ptypes)))
+            self.env.owner = name   # the names it reads count only if something uses the definition
+            try:
+                code = comp.code(text, ("define", key), tuple(zip([p for p, _ in params], ptypes)))
+            finally:
+                self.env.owner = None
             fname = f"_d_{name}"
             if code is None:
                 self.env.names[name] = Binding(fname, ANY, kind="define", params=tuple(p for p, _ in params),

@@ -77,8 +77,14 @@ class Env:
     deck: object = None
     players: int = 0
     ns: dict | None = None   # the namespace generated code runs in (tables, helpers): for folding
+    # The names each expression looked up, by owner: the definition being compiled (``owner``), or None
+    # for everything else (steps, match, deck...). ``Game.options_read`` follows it from None through the
+    # definitions used, so an option read only by a definition nothing calls counts as unread.
+    used: dict = field(default_factory=dict)
+    owner: str | None = None
 
     def lookup(self, name):
+        self.used.setdefault(self.owner, set()).add(name)
         return self.names.get(name)
 
     def all_names(self):

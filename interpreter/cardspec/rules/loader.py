@@ -775,7 +775,7 @@ def is_by_option(x) -> bool:
     return isinstance(x, dict) and isinstance(x.get("by_option"), str) and set(x) <= BY_OPTION_KEYS
 
 
-def _by_option_nodes(x, path=()) -> list:
+def by_option_nodes(x, path=()) -> list:
     """``(path, node)`` of every by_option mapping in ``x``, outermost first (then those in its cases)."""
     out = []
     _collect_by_option(x, path, out)
@@ -832,7 +832,7 @@ def _schema_errors(data, pos: Positions, problems: list):
     """``(path, error)`` of every schema error, a by_option mapping checked as each value it may take
     (an error inside one of its cases is reported there). Misused by_option mappings go to ``problems``."""
     options = data.get("options") if isinstance(data.get("options"), dict) else {}
-    nodes = _by_option_nodes(data)
+    nodes = by_option_nodes(data)
     for path, node in nodes:
         if path and path[0] in NO_BY_OPTION:
             problems.append(pos.problem(path + ("by_option",), f"by_option cannot choose a value under "

@@ -125,7 +125,7 @@ class Auction(Step):
         self.ends = comp.expr(body["ends"], path + ("ends",), BID_CTX, (BOOL,)) if "ends" in body else None
         all_pass = str(body.get("all_pass", "redeal"))
         if all_pass not in ALL_PASS and all_pass not in contracts:
-            if all_pass in game.options and str(game.options[all_pass]) in ALL_PASS + tuple(contracts):
+            if game.option_named(all_pass) is not None and str(game.options[all_pass]) in ALL_PASS + tuple(contracts):
                 all_pass = str(game.options[all_pass])
             else:
                 comp.problem(path + ("all_pass",), f"all_pass is redeal, throw_in or one of the contracts "

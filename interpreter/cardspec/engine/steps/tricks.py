@@ -96,8 +96,8 @@ class Tricks(Step):
         self._until_lines = until_lines
         self.auto = bool(body.get("auto", False))
         mode = str(body.get("if_none_wins", "leader"))
-        if mode in game.options:  # an option whose value is the mode
-            mode = str(game.options[mode])
+        if game.option_named(mode) is not None:  # an option whose value is the mode
+            mode = str(game.option_named(mode))
         if mode not in ("leader", "carry"):
             comp.problem(path + ("if_none_wins",), f"if_none_wins is 'leader' or 'carry' (or an option naming one), "
                                                    f"not '{mode}'")
