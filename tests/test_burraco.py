@@ -276,10 +276,10 @@ def test_federation_going_out_needs_a_discard_not_wild():
     seed = position("burraco", hands={1: "KC KS 2D"}, tables=tables, stock_top="KH", pots=(1, 3))
     assert not legal(fed, "lay off 2 KC KS KH 2D")    # no card left to discard
     assert legal(seed, "lay off 2 KC KS KH 2D")
-    fed.apply("lay off 2 KC KS KH")
-    fed.apply("done")
-    # the last card is a wild: it may not go out, so there is no discard and the turn passes
-    assert fed.to_act == 2 and hand(fed, 1) == ["2D"]
+    # the last card would be a wild, which may not go out: the lay-off that leaves it is illegal
+    # (every turn ends with a discard but the closing one: issue 20 item 9)
+    assert not legal(fed, "lay off 2 KC KS KH")
+    assert legal(fed, "lay off 2 KC KS")
     seed.apply("lay off 2 KC KS KH")
     seed.apply("done")
     assert seed.legal_actions() == ["discard 2D"]
@@ -290,6 +290,57 @@ def test_federation_going_out_needs_a_discard_not_wild():
     fed2.apply("done")
     fed2.apply("discard 9D")
     assert any(e["type"] == "going_out" for e in fed2.log_all())
+
+
+def test_a_meld_may_not_leave_one_card_that_may_not_be_discarded():
+    """burraco.md, A turn: every turn ends with one discard, except the turn that closes (issue 20 item 9:
+    a meld left one card the player could not discard, and the turn passed without a discard). With the
+    pot taken and no canasta, the last card may not be discarded (that would go out without a canasta),
+    so a meld or lay-off that leaves exactly one card is illegal; it is legal while the pot is still to
+    take, with a canasta (counting the meld being made), or when it leaves two cards."""
+    taken = position(hands={1: "7H 8H 4D"}, stock_top="9H", pots=(1, 3))
+    assert not legal(taken, "meld 9H 8H 7H")                      # 4D alone: no discard possible
+    with pytest.raises(IllegalAction):
+        taken.apply("meld 9H 8H 7H")
+    assert hand(taken, 1) == sorted(["7H", "8H", "9H", "4D"]) and table(taken, 1) == []
+    taken.apply("done")
+    assert "discard 4D" in taken.legal_actions()
+    lay = position(hands={1: "TH 4D"}, tables={1: ["7H 8H 9H"]}, stock_top="5S", pots=(1, 3))
+    assert legal(lay, "lay off 1 TH")                              # leaves 4D 5S: two cards
+    lay = position(hands={1: "TH"}, tables={1: ["7H 8H 9H"]}, stock_top="4D", pots=(1, 3))
+    assert not legal(lay, "lay off 1 TH")                          # 4D alone
+    free = position(hands={1: "7H 8H 4D"}, stock_top="9H")
+    assert legal(free, "meld 9H 8H 7H")                            # discarding 4D takes the pot
+    two = position(hands={1: "7H 8H 4D 5S"}, stock_top="9H", pots=(1, 3))
+    assert legal(two, "meld 9H 8H 7H")
+    canasta = position(hands={1: "7H 8H 4D"}, stock_top="9H", pots=(1, 3), tables={1: ["3S 4S 5S 6S 7S 8S 9S"]})
+    assert legal(canasta, "meld 9H 8H 7H")                         # 4D may go out: the turn ends with it
+    own = position(hands={1: "3H 4H 5H 6H 7H 8H 4D"}, stock_top="9H", pots=(1, 3))
+    assert legal(own, "meld 9H 8H 7H 6H 5H 4H 3H")                 # the meld is the canasta
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_meld_bot_games_end_every_turn_with_a_discard_but_the_closing_one(seed):
+    """Issue 20 item 9, the reproduction: `cardspec play burraco --seed 1` (seat 1 laid off and kept one
+    card it could not discard; the turn passed without a discard). Every turn of the whole match, meld
+    bots on all seats, ends with a discard unless the player went out."""
+    from cardspec.play import play_match
+    s = play_match(game(), seed=seed, out=lambda line: None)
+    assert s.terminal
+    turns, new_deal = [], True   # [seat, actions, went out] per turn, in order
+    for e in s.log_all():
+        if e["type"] == "action":
+            if new_deal or turns[-1][0] != e["seat"]:
+                turns.append([e["seat"], [], False])
+            new_deal = False
+            turns[-1][1].append(e["action"])
+        elif e["type"] == "going_out":
+            turns[-1][2] = True
+        elif e["type"] == "deal_start":
+            new_deal = True
+    for seat, actions, went_out in turns:
+        assert actions[-1].startswith("discard ") or went_out, (seat, actions)
+    assert len(turns) > 20
 
 
 def test_exhausted_stock_ends_the_deal_after_that_turn():

@@ -226,3 +226,18 @@ def _distinct(comp, n, args):
         comp.err(args[0], f"distinct needs a zone or list, found {z.type}")
     comp.charge(_sort_cost(comp.bound_of(z)))
     return Code(f"sorted(set({z.src}))", z.type, size=comp.bound_of(z))
+
+
+@builtin("without")
+def _without(comp, n, args):
+    """``without(A, B)``: the items of ``A`` with each item of ``B`` taken away once (a multiset
+    difference: with two decks, ``without([7H, 7H, 8S], [7H])`` is ``[7H, 8S]``), in ``A``'s order. Its
+    work is one pass over each list."""
+    _argc(comp, n, args, 2)
+    a, b = comp.c(args[0]), comp.c(args[1])
+    if elem(a.type) is None:
+        comp.err(args[0], f"without needs a zone or list, found {a.type}")
+    if elem(b.type) is None or (elem(b.type) != elem(a.type) and ANY not in (elem(a.type), elem(b.type))):
+        comp.err(args[1], f"without needs a list of the same items as its first argument ({a.type}), found {b.type}")
+    comp.charge(comp.bound_of(a) + comp.bound_of(b))
+    return Code(f"_without({a.src}, {b.src})", list_of(elem(a.type)), size=comp.bound_of(a))

@@ -72,11 +72,25 @@ def runtime_helpers() -> dict:
     def _top(lst):
         return lst[-1] if lst else -1
 
+    def _without(a, b):
+        """``a`` with each item of ``b`` taken away once (the builtin ``without``)."""
+        left = {}
+        for x in b:
+            left[x] = left.get(x, 0) + 1
+        out = []
+        for x in a:
+            if left.get(x, 0) > 0:
+                left[x] -= 1
+            else:
+                out.append(x)
+        return out
+
     def _clamp(x, hi=INT_LIMIT, lo=-INT_LIMIT):
         return x if lo <= x <= hi else (hi if x > hi else lo)   # docs/dsl.md, "Bounds": ints saturate
 
     return {"_div": _div, "_mod": _mod, "_at": _at, "_lat": _lat, "_NO_ZONE": NO_ZONE, "_seat": _seat,
-            "_holder": _holder, "_top": _top, "_clamp": _clamp}
+            "_holder": _holder, "_top": _top, "_clamp": _clamp,
+            "_without": _without}
 
 
 def rank_strength_helper(table):
