@@ -228,6 +228,20 @@ def test_score_child_empties_hand():
     assert events(s, "rule_revealed")[-1]["name"] == "climb"   # revealed when the round ends
 
 
+@pytest.mark.parametrize("prophet", [False, True])
+def test_round_ends_when_the_play_that_disqualifies_empties_the_hand(prophet):
+    """Digest, End of the round: "A child's hand is empty" — any child's, also one disqualified by the
+    play that emptied it (issue 20 item 11: a wrong declaration with an empty stock draws nothing and
+    disqualifies; the round went on). The child is disqualified (a prophet falls) and the round ends."""
+    s = start(hands={1: ["3C"], 2: ["2S", "3S"], 3: ["2S", "3S", "4S"]}, stock=[])
+    if prophet:
+        set_counter(s, "prophet", 1, 1)
+    s.apply("play 3C success")   # climb from 5S: 3C goes under the line, so the declaration is wrong
+    assert [e["seat"] for e in events(s, "disqualified")] == [1]
+    assert events(s, "hand_empty") == [{"type": "hand_empty", "seat": 1, "prophet": prophet}]
+    assert events(s, "deal_score"), "the round is over"
+
+
 def test_score_prophet_empties_hand_and_gains_capped_at_five():
     """Scoring: a prophet +1 per correct judgement, at most +5; dealer +4 when a prophet empties."""
     s = start(hands={1: ["7H"], 2: ["2S", "3S"], 3: ["2S", "3S", "4S"]}, stock=STOCK)
