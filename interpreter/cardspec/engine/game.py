@@ -490,6 +490,17 @@ class Game:
                 self.report[str(rname)] = (idx[0], idx[1], bool(r.get("percent")))
 
     # ---- states -------------------------------------------------------------
+    @property
+    def actions(self):
+        """The game's ``ActionCodec`` (engine/choices.py, docs/actions.md): its fixed integer action
+        space, built on first use and kept. Raises ``ActionSpaceError`` when a step's small choices are
+        not known at load time."""
+        codec = self.__dict__.get("_codec")
+        if codec is None:
+            from .choices import ActionCodec
+            codec = self.__dict__["_codec"] = ActionCodec(self)
+        return codec
+
     def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
                   deal=None, rng: random.Random | None = None) -> "State":
         """A new match at its first decision.

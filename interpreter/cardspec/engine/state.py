@@ -40,7 +40,7 @@ class State:
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
                  "plays", "flight", "queue", "carried", "history", "_stack_order", "_result", "_deal_override", "ts", "_cache",
-                 "positions", "nxt")
+                 "positions", "nxt", "partial", "_chpos")
 
     def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
@@ -66,6 +66,8 @@ class State:
         self.ts = None        # the turns step's own counters (see _turns.py)
         self.positions = None  # positions seen, for repetition: (hash, key, older) chain (effect `repetition`)
         self.nxt = None        # match: next_player for every seat (None: play goes left)
+        self.partial = ()      # small choices made so far of the seat to act's decision (choices.py)
+        self._chpos = None     # the step's position for them (None: nothing chosen)
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
@@ -112,6 +114,8 @@ class State:
         s.ts = list(self.ts) if self.ts is not None else None
         s.positions = self.positions   # an immutable chain: shared, never copied
         s.nxt = self.nxt               # a tuple: shared
+        s.partial = self.partial       # tuples: shared
+        s._chpos = self._chpos
         return s
 
     def position_key(self) -> tuple:
@@ -135,7 +139,7 @@ class State:
         fl = tuple([tuple(f) if f is not None else None for f in self.flight]) if self.flight is not None else None
         return (self.pc, self.terminal, z, tuple(map(tuple, self.c)), tuple(v[:TURN]),
                 tuple(v[TURN + 1:]), ts, tuple(self.face_up), tuple(self.plays), fl, tuple(self.queue),
-                tuple(self.carried))
+                tuple(self.carried), self.partial)
 
     __copy__ = clone
 
@@ -440,7 +444,9 @@ class State:
     def apply(self, action: str, seat: int | None = None):
         """Apply an action given in its text form (``QS``, ``pass 2C 3C``, ``bid 3``).
 
-        ``seat``, if given, must be the seat to act. Raises ``IllegalAction`` (state unchanged).
+        A compound action may also be given one small choice at a time (``pass 2C``, then ``3C``: see
+        ``choose``); a whole action replaces any small choices made so far. ``seat``, if given, must be
+        the seat to act. Raises ``IllegalAction`` (state unchanged).
         """
         if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
             raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
@@ -451,10 +457,22 @@ class State:
         try:
             move = c[1][c[0].index(action)]
         except (TypeError, ValueError):  # no list yet, another spelling ("10H"), or an illegal action
-            move = self._parse(action)    # parses and checks it directly, without listing every move
+            try:
+                move = self._parse(action)    # parses and checks it directly, without listing every move
+            except IllegalAction:
+                if step.compound and self._is_choice(step, action):
+                    return self.choose(action)
+                raise
             action = step.text(self, move)
+        self._commit(step, move, action)
+        return self
+
+    def _commit(self, step, move, text):
+        """Apply the legal internal ``move`` of ``step`` whose text is ``text`` (history, log, flow)."""
         self._cache = None
-        self.history.append(action)
+        self.partial = ()
+        self._chpos = None
+        self.history.append(text)
         try:
             if step.apply(self, move):
                 self._finish_step()
@@ -462,11 +480,109 @@ class State:
             raise
         except Exception as e:  # noqa: BLE001
             raise self._failed(e) from None
+
+    # ---- small choices (engine/choices.py, docs/actions.md) ------------------------------------------
+    @property
+    def actions(self):
+        """The game's ``ActionCodec`` (``self.game.actions``)."""
+        return self.game.actions
+
+    @property
+    def choosing(self) -> str:
+        """The small choices made so far of the decision in progress, as text (``""``: none)."""
+        return " ".join(self.partial)
+
+    def _options(self, step):
+        try:
+            return step.choice_options(self, self._chpos)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+
+    def _is_choice(self, step, text) -> bool:
+        return " ".join(str(text).split()) in self._options(step)[0]
+
+    def legal_choices(self) -> list:
+        """The small choices legal now (chunks of text: ``QS``, ``pass 2C``, ``3C``, ``done``), in a
+        stable order; each can be completed to a legal action. Empty when the match is over."""
+        if self.terminal:
+            return []
+        step = self.game.steps[self.pc]
+        if not step.compound:
+            return self.legal_actions()
+        return list(self._options(step)[0])
+
+    def choose(self, text: str, seat: int | None = None):
+        """Make one small choice (a chunk from ``legal_choices()``). When it completes an action, the
+        action is applied as if typed whole (history and log show the compound text); otherwise it is
+        kept in ``partial`` and the same seat is still to act.
+
+        Raises ``IllegalAction`` naming the legal small choices (state unchanged)."""
+        if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
+            raise IllegalAction(seat, text, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
+        if self.terminal:
+            raise GameOver(None, text, [], "given after the game ended")
+        step = self.game.steps[self.pc]
+        if not step.compound:
+            return self.apply(text)
+        chunk = " ".join(str(text).split())
+        opts = self._options(step)[0]
+        if chunk not in opts:
+            low = chunk.lower()
+            chunk = next((o for o in opts if o.lower() == low), None)
+            if chunk is None:
+                so_far = f" after '{self.choosing}'" if self.partial else ""
+                raise IllegalAction(self.v[TO_ACT], text, opts, f"not a legal small choice now{so_far}")
+        try:
+            pos = step.choice_next(self, self._chpos, chunk)
+            nxt, move = step.choice_options(self, pos)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+        if move is not None:
+            self._commit(step, move, step.text(self, move))
+        else:
+            self.partial = self.partial + (chunk,)
+            self._chpos = pos
         return self
+
+    def legal_action_ids(self) -> list:
+        """The ids (``game.actions``) of the small choices legal now, sorted."""
+        return self.game.actions.ids(self.legal_choices())
+
+    def apply_id(self, i: int, seat: int | None = None):
+        """Make the small choice of id ``i`` (``game.actions``). Raises ``IllegalAction`` naming the
+        legal small choices when ``i`` is not legal now (state unchanged)."""
+        codec = self.game.actions
+        if self.terminal:
+            raise GameOver(None, str(i), [], "given after the game ended")
+        try:
+            text = codec.decode(i)
+        except ValueError as e:
+            raise IllegalAction(self.v[TO_ACT], str(i), self.legal_choices(), f"not an action id ({e})") from None
+        step = self.game.steps[self.pc]
+        if not step.compound:
+            c = self._cache
+            if c is None:
+                c = self._legal_cached()
+            try:
+                move = c[1][c[0].index(text)]
+            except ValueError:
+                raise IllegalAction(self.v[TO_ACT], f"{i} ({text})", c[0], "not legal now") from None
+            if seat is not None and seat != self.v[TO_ACT]:
+                raise IllegalAction(seat, text, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
+            self._commit(step, move, text)
+            return self
+        return self.choose(text, seat)
 
     def apply_move(self, move):
         """Apply an internal move (from ``step.legal``) without checks: the fast path for playouts."""
         self._cache = None
+        if self.partial:
+            self.partial = ()
+            self._chpos = None
         step = self.game.steps[self.pc]
         try:
             if step.apply(self, move):
@@ -591,6 +707,8 @@ class State:
             out["log"] = self.log(seat)
         if not self.terminal:
             g.steps[self.pc].add_view(self, seat, out)
+        if seat is not None and self.to_act == seat and self.partial:
+            out["choosing"] = self.choosing   # the seat's own small choices so far (docs/actions.md)
         if legal and seat is not None and self.to_act == seat:
             out["legal_actions"] = self.legal_actions()
         return out

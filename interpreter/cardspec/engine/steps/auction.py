@@ -316,6 +316,9 @@ class Auction(Step):
         return True
 
     # ---- text -----------------------------------------------------------------------------------
+    def choice_names(self, game):
+        return ["pass"] + list(self._texts)
+
     def text(self, s, move):
         return "pass" if move == PASS else self._texts[move]
 

@@ -131,6 +131,34 @@ class Step:
     def add_view(self, s, seat, out):
         pass
 
+    # ---- small choices (engine/choices.py, docs/actions.md) ----------------------------------------
+    #: True when an action of this step may take more than one small choice.
+    compound = False
+
+    def choice_names(self, game) -> list:
+        """Every small choice (chunk of text) this step can ever offer in ``game``: its part of the
+        game's integer action space. Decision steps override it; ``ActionSpaceError`` otherwise."""
+        from ..choices import ActionSpaceError
+        raise ActionSpaceError(f"step '{getattr(self, 'name', self.kind)}' ({self.kind}) has no action space")
+
+    def choice_options(self, s, pos):
+        """``(chunks, move)``: the legal next small choices at partial position ``pos`` (None: nothing
+        chosen yet), or ``([], move)`` when the partial is a complete legal move. Here (a step whose
+        actions are small): every legal action's text is one chunk."""
+        if pos is None:
+            return s.legal_actions(), None
+        return [], pos[1]
+
+    def choice_next(self, s, pos, chunk):
+        """The partial position after the legal chunk ``chunk`` at ``pos``."""
+        return ("move", s._legal_map()[chunk])
+
+    @staticmethod
+    def card_codes(game) -> list:
+        """The codes of the deck's distinct cards, in display order."""
+        deck = game.deck
+        return [deck.code[f] for f in sorted(set(deck.cards), key=deck.sort_key.__getitem__)]
+
 
 def zone_of(game, comp, name, path, per_seat=None):
     """Zone index by name; records a problem (with a hint) when unknown or of the wrong kind."""

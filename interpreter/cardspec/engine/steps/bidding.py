@@ -56,6 +56,56 @@ class Bid(Step):
         self.restrict = comp.expr(body["legal"], path + ("legal",), BID_CTX, (BOOL,)) if "legal" in body else None
         self.reason = str(body.get("reason", "a restriction of this ruleset forbids it"))
         self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), BID_CTX)
+        self._values = self._static_values(game, comp, body)
+
+    @staticmethod
+    def _static_values(game, comp, body):
+        """Every bid possible in this game when ``min``/``max`` are bounded at load time (a range),
+        else None: the bid is then made in digits (docs/actions.md)."""
+        from ...lang import DslError, compile_expr
+        from ..choices import static_range
+        try:
+            lo = compile_expr(str(body.get("min", 0)), game.env, {}, (INT,)).src
+            hi = compile_expr(str(body.get("max", 0)), game.env, {}, (INT,)).src
+        except DslError:
+            return None
+        return static_range(lo, hi, "1", len(game.deck.cards))
+
+    # ---- small choices (docs/actions.md) ---------------------------------------------------------
+    @property
+    def compound(self):
+        return self._values is None
+
+    def choice_names(self, game):
+        """``bid N`` per possible bid; when the bids are not bounded at load time, ``bid D`` per first
+        digit then each digit (``bid 1``, ``2``: a bid of 12; ``done`` ends a bid that could go on)."""
+        from ..choices import DIGITS
+        if self._values is not None:
+            return [f"bid {b}" for b in self._values]
+        return [f"bid {d}" for d in DIGITS] + list(DIGITS)
+
+    def choice_options(self, s, pos):
+        if self._values is not None:
+            return Step.choice_options(self, s, pos)
+        from ..choices import digit_options
+        prefix, ended = pos or ("", False)
+        legal = self.legal(s)
+        if ended:
+            return [], int(prefix)
+        nxt, complete = digit_options(legal, prefix)
+        if complete and not nxt:
+            return [], int(prefix)
+        if not prefix:
+            return [f"bid {d}" for d in nxt], None
+        return nxt + (["done"] if complete else []), None
+
+    def choice_next(self, s, pos, chunk):
+        if self._values is not None:
+            return Step.choice_next(self, s, pos, chunk)
+        prefix, _ = pos or ("", False)
+        if chunk == "done":
+            return (prefix, True)
+        return (prefix + chunk.split()[-1], False)
 
     @staticmethod
     def _counter(game, comp, name, path):

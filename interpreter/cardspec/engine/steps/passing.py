@@ -156,6 +156,39 @@ class Pass(Step):
             return f"not legal: pass exactly {k} card(s)"
         return "not legal: pass cards from your own hand"
 
+    # ---- small choices (docs/actions.md) ---------------------------------------------------------
+    @property
+    def compound(self):
+        return not self.single
+
+    def choice_names(self, game):
+        """``pass C`` per card (the first card, or the only one with ``one_at_a_time``), then each card."""
+        codes = self.card_codes(game)
+        return ["pass " + c for c in codes] + ([] if self.single else codes)
+
+    def choice_options(self, s, pos):
+        """A pass of k cards: one card at a time (``pass 2C``, then ``3C``, ``4C``) in any order; any
+        cards of the hand make a legal pass, so every card still held is offered until k are chosen."""
+        if self.single:
+            return Step.choice_options(self, s, pos)
+        chosen = pos or ()
+        key = self._sort_key
+        if len(chosen) >= self.count(s):
+            return [], tuple(sorted(chosen, key=key))
+        rest = list(s.z[self.zone][s.v[7]])
+        for c in chosen:
+            rest.remove(c)
+        code = s.game.deck.code
+        faces = sorted(set(rest), key=key)
+        if not chosen:
+            return ["pass " + code[f] for f in faces], None
+        return [code[f] for f in faces], None
+
+    def choice_next(self, s, pos, chunk):
+        if self.single:
+            return Step.choice_next(self, s, pos, chunk)
+        return (pos or ()) + (s.game.deck.face(chunk.split()[-1]),)
+
     def add_view(self, s, seat, out):
         if seat is not None and s.flight is not None and s.flight[seat] is not None:
             out["passing"] = s.game.deck.codes(s.flight[seat])

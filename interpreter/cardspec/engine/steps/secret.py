@@ -262,6 +262,10 @@ class SecretRule(Step):
     def why_illegal(self, s, move):
         return "not legal: choose a library rule (rule NAME) or write one (write EXPRESSION)"
 
+    def choice_names(self, game):
+        """``rule NAME`` per library rule (a written rule, ``write EXPR``, is text only: no id)."""
+        return [f"rule {name}" for name, _ in self.library]
+
     def add_view(self, s, seat, out):
         if seat is not None and seat == s.to_act:
             out["secret_rule"] = {"library": [{"name": n, "rule": s.game.ns["_SR_RULES"][r][1],

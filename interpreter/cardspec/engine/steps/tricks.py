@@ -553,7 +553,7 @@ class Tricks(Step):
                   effects_source(game, comp, body.get("effects"), path + ("effects",), ctx)]
         word = str(body.get("word", "name")).strip() or "name"
         return {"when": when, "values": comp.function(values.src, AFTER_PLAY_CTX), "type": t, "word": word,
-                "lines": lines}
+                "lines": lines, "src": values.src}
 
     def _choices(self, s, seat, card):
         """The pending choice's moves: CHOICE + index into ``from``."""
@@ -631,6 +631,24 @@ class Tricks(Step):
         return False
 
     # ---- text ----------------------------------------------------------------
+    def choice_names(self, game):
+        """The deck's cards, then ``WORD VALUE`` per value a ``choose:`` can offer (suits: every suit and
+        ``none``; numbers and texts: the values of a constant ``from:`` list)."""
+        out = self.card_codes(game)
+        if self.choose is not None:
+            word = self.choose["word"]
+            if self.choose["type"] == SUIT:
+                vals = [SUIT_NAMES.get(x, x) for x in game.deck.suits] + ["none"]
+            else:
+                from ..choices import ActionSpaceError, literal_list
+                items = literal_list(self.choose["src"])
+                if items is None:
+                    raise ActionSpaceError(f"step '{self.name}': choose: from: is not a constant list; the "
+                                           "action space needs every value at load time")
+                vals = [str(v) for v in items]
+            out += [f"{word} {v}" for v in vals]
+        return out
+
     def text(self, s, card):
         if card >= CHOICE:
             return f"{self.choose['word']} {self._choice_text(s, self._choice_value(s, card))}"

@@ -107,6 +107,9 @@ class Trump(Step):
         self.run(s)
         return False
 
+    def choice_names(self, game):
+        return []   # never waits for a seat
+
     def run(self, s):
         t = self.suit(s)
         t = t if 0 <= t < len(s.game.deck.suits) else -1

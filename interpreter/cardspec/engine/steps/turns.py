@@ -49,6 +49,7 @@ from ...cards import SUIT_NAMES
 from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
                      py_param)
 from .base import Step, _sub_multiset, step_type
+from ..choices import DIGITS, DONE_WORD, ActionSpaceError, literal_list, static_range
 
 DONE = (-1, ())
 SKIP = (-2, ())
@@ -59,7 +60,7 @@ PARAM_KINDS = ("card", "cards", "number", "choice")
 
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
-                 "elem", "ordered")
+                 "elem", "ordered", "cands", "srcs", "kmin_lit")
 
 
 class _Action:
@@ -300,7 +301,8 @@ class Turns(Step):
             kind = kinds[0]
             P = _Param()
             P.name, P.kind = pname, kind
-            P.where = P.values = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
+            P.where = P.values = P.cands = P.srcs = P.kmin_lit = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
+            P.ordered = False
             var = py_param(pname)
             cur = tuple(ctx)
             if kind in ("card", "cards"):
@@ -335,6 +337,8 @@ class Turns(Step):
                     if kmin is None or kmax is None:
                         continue
                     P.kmin, P.kmax = kmin.src, kmax.src
+                    P.kmin_lit = _literal(comp, str(cnt.get("min", 1) if isinstance(cnt, dict) else cnt),
+                                          pp + ("count",), (INT,), cur)
                     cond = f" if {where}" if where else ""
                     cand = comp.code(pspec["candidates"], pp + ("candidates",), cur) if "candidates" in pspec else None
                     if cand is not None:   # the ruleset lists the card sets worth checking (e.g. melds_in(...))
@@ -342,6 +346,8 @@ class Turns(Step):
                         wf = f" if all([{where} for p_card in _c])" if where else ""
                         loops.append((f"for {var} in [_c for _c in _t_cands({cand.src}, {kmin.src}, {kmax.src}, "
                                       f"{zsrc}, SORT_KEY.__getitem__, {P.ordered}){wf}]:", []))
+                        P.cands = comp.function(f"[_c for _c in _t_cands({cand.src}, {kmin.src}, {kmax.src}, "
+                                                f"{zsrc}, SORT_KEY.__getitem__, {P.ordered}){wf}]", cur)
                     else:
                         loops.append((f"for {var} in {'_t_perms' if P.ordered else '_t_combos'}"
                                       f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
@@ -360,6 +366,7 @@ class Turns(Step):
                 if lo is None or hi is None or st is None:
                     continue
                 P.type = INT
+                P.srcs = (lo.src, hi.src, st.src)
                 P.values = comp.function(f"({lo.src}, {hi.src}, {st.src})", cur)
                 loops.append((f"for {var} in _t_range({lo.src}, {hi.src}, {st.src}):", []))
                 checks.append(f"_lo = {lo.src}")
@@ -374,6 +381,7 @@ class Turns(Step):
                     comp.problem(pp + ("choice",), f"choice needs a list, e.g. [spades, hearts]; found {vals.type}")
                     continue
                 P.elem = vals.type[5:-1]
+                P.srcs = vals.src
                 P.count = int(pspec.get("count", 1))
                 P.values = comp.function(f"_t_distinct({vals.src})", cur)
                 if P.count == 1:
@@ -803,6 +811,357 @@ class Turns(Step):
             if bad:
                 return f"{name}: {' '.join(bad)} without {P.where} (every card needs it)"
         return None
+
+    # ---- small choices (engine/choices.py, docs/actions.md) ----------------------------------------
+    # A partial action is (action index, parameter j, units chosen of parameter j, values of parameters
+    # 0..j-1). Units: a card (face) of a card or cards parameter, a value of a choice, a number, or one
+    # character of a number spelled in digits. A chunk is offered only when some legal action extends it.
+    compound = True
+
+    @property
+    def _spaces(self):
+        d = self.__dict__.get("_space_cache")
+        if d is None:
+            d = self.__dict__["_space_cache"] = {}
+        return d
+
+    def _digits(self, P) -> bool:
+        """A number parameter spelled in digits (its range is not known at load time)."""
+        if P.kind != "number":
+            return False
+        key = id(P)
+        if key not in self._spaces:
+            from ..choices import static_range
+            self._spaces[key] = static_range(*P.srcs, len(self.game.deck.cards)) if P.srcs else None
+        return self._spaces[key] is None
+
+    @staticmethod
+    def _merged(P) -> bool:
+        """The action's first chunk carries its first parameter's first word (``meld 7H``, ``bid 40``)."""
+        return P.kind in ("card", "number", "choice") or (P.kind == "cards" and (P.kmin_lit or 0) >= 1)
+
+    def _words(self, game, P) -> list:
+        """Every word a unit of parameter ``P`` can be written as (its part of the action space)."""
+        from ..choices import ActionSpaceError, DIGITS, literal_list
+        if P.kind in ("card", "cards"):
+            return self.card_codes(game)
+        if P.kind == "number":
+            if self._digits(P):
+                return list(DIGITS)
+            return [str(v) for v in self._spaces[id(P)]]
+        deck = game.deck
+        if P.elem == SUIT:
+            vals = list(range(len(deck.suits))) + [-1]
+        elif P.elem == BOOL:
+            vals = [True, False]
+        elif P.elem == CARD:
+            return self.card_codes(game)
+        else:
+            vals = literal_list(P.srcs)
+            if vals is None:
+                raise ActionSpaceError(f"parameter '{P.name}': choice: is not a constant list of {P.elem}; the "
+                                       "action space needs every value at load time (docs/actions.md)")
+        return [self._value_text(deck, P.elem, x) for x in vals]
+
+    def choice_names(self, game):
+        first, follow = [], []
+        for a in self.actions:
+            if a.params and self._merged(a.params[0]):
+                first += [f"{a.text} {w}" for w in self._words(game, a.params[0])]
+            else:
+                first.append(a.text)
+            for P in a.params:
+                follow += self._words(game, P)
+        kinds = {ph[0] for ph in self.phases}
+        ends = ([self.done_text] if "any" in kinds else []) + ([self.skip_text] if "optional" in kinds else [])
+        return first + ends + follow
+
+    def _unit_word(self, s, P, u):
+        if P.kind in ("card", "cards"):
+            return s.game.deck.code[u]
+        if P.kind == "number":
+            return u if self._digits(P) else str(u)
+        return self._value_text(s.game.deck, P.elem, u)
+
+    def _size(self, P):
+        """Units of a parameter of fixed size (a card, a number, a choice of ``count``), else None."""
+        if P.kind == "card" or (P.kind == "number" and not self._digits(P)):
+            return 1
+        if P.kind == "choice":
+            return P.count
+        return None
+
+    def _domain(self, s, a, j, seat, bound, memo):
+        """Every value of parameter ``j`` given the earlier ones (None: cards listed by search)."""
+        key = ("d", a.index, j, bound)
+        if key in memo:
+            return memo[key]
+        P = a.params[j]
+        if P.kind == "card":
+            out = P.values(s, seat, *bound)[1]
+        elif P.kind == "number":
+            lo, hi, st = P.values(s, seat, *bound)
+            out = list(_range(lo, hi, st))
+        elif P.kind == "choice":
+            vals = P.values(s, seat, *bound)
+            out = vals if P.count == 1 else list(itertools.combinations(vals, P.count))
+        elif P.cands is not None:
+            out = P.cands(s, seat, *bound)
+        else:
+            out = None
+        memo[key] = out
+        return out
+
+    def _value(self, s, a, j, seat, bound, cur, memo):
+        P = a.params[j]
+        if P.kind == "cards":
+            return tuple(cur) if P.ordered else tuple(sorted(cur, key=s.game.deck.sort_key.__getitem__))
+        if P.kind == "number" and self._digits(P):
+            return int("".join(cur))
+        if P.kind == "choice" and P.count != 1:
+            vals = P.values(s, seat, *bound)
+            return tuple(sorted(cur, key=vals.index))
+        return cur[0]
+
+    def _values(self, s, a, j, seat, bound, cur, memo):
+        """The values of parameter ``j`` consistent with the units ``cur`` chosen of it (a generator)."""
+        P = a.params[j]
+        dom = self._domain(s, a, j, seat, bound, memo)
+        if P.kind == "cards":
+            if dom is not None:
+                if not cur:
+                    yield from dom
+                    return
+                if P.ordered:
+                    k = len(cur)
+                    yield from (v for v in dom if v[:k] == cur)
+                    return
+                for v in dom:
+                    if _sub_multiset(cur, v):
+                        yield v
+                return
+            kmin, kmax, zone, pool = P.values(s, seat, *bound)
+            rest = list(pool)
+            for c in cur:
+                if c not in rest:
+                    return
+                rest.remove(c)
+            key = s.game.deck.sort_key.__getitem__
+            rest.sort(key=key)
+            base = list(cur)
+            seen = set()
+            for k in range(max(kmin - len(base), 0), kmax - len(base) + 1):
+                if k > len(rest):
+                    break
+                make = itertools.permutations if P.ordered else itertools.combinations
+                for extra in make(rest, k):
+                    v = tuple(base) + extra if P.ordered else tuple(sorted(base + list(extra), key=key))
+                    if v not in seen:
+                        seen.add(v)
+                        yield v
+            return
+        if P.kind == "number" and self._digits(P):
+            prefix = "".join(cur)
+            yield from (v for v in dom if str(v).startswith(prefix))
+            return
+        if not cur:
+            yield from dom
+        elif P.kind == "choice" and P.count != 1:
+            yield from (v for v in dom if set(cur) <= set(v))
+        else:
+            if cur[0] in dom:
+                yield cur[0]
+
+    def _check(self, s, a, seat, args):
+        try:
+            return a.check_fn(s, seat, args)
+        except (TypeError, IndexError, KeyError, ValueError):
+            return False
+
+    def _feasible(self, s, a, j, seat, bound, cur, memo):
+        """Whether some legal action has parameters ``bound``, then a value of parameter ``j`` consistent
+        with ``cur``, then any later values."""
+        key = ("f", a.index, j, bound, cur)
+        r = memo.get(key)
+        if r is not None:
+            return r
+        r = False
+        last = j + 1 == len(a.params)
+        for v in self._values(s, a, j, seat, bound, cur, memo):
+            b = bound + (v,)
+            if self._check(s, a, seat, b) if last else self._feasible(s, a, j + 1, seat, b, (), memo):
+                r = True
+                break
+        memo[key] = r
+        return r
+
+    def _units(self, s, a, j, seat, bound, cur, memo):
+        """The units that may come next in parameter ``j`` (before the feasibility check)."""
+        P = a.params[j]
+        if P.kind == "cards":
+            kmin, kmax, zone, pool = P.values(s, seat, *bound)
+            if len(cur) >= kmax:
+                return []
+            dom = self._domain(s, a, j, seat, bound, memo)
+            rest = list(pool) if dom is None else [c for v in dom for c in v]
+            for c in cur:
+                if c in rest and dom is None:
+                    rest.remove(c)
+            if dom is not None:   # candidates: the cards of the sets that extend cur
+                rest = list(dict.fromkeys(rest))
+                held = list(zone)
+                for c in cur:
+                    if c in held:
+                        held.remove(c)
+                rest = [c for c in rest if c in held]
+            return sorted(set(rest), key=s.game.deck.sort_key.__getitem__)
+        if P.kind == "number" and self._digits(P):
+            from ..choices import DIGITS
+            return list(DIGITS[1:]) if cur else list(DIGITS)
+        dom = self._domain(s, a, j, seat, bound, memo)
+        if P.kind == "choice" and P.count != 1:
+            return [x for x in P.values(s, seat, *bound) if x not in cur] if len(cur) < P.count else []
+        return list(dom) if not cur else []
+
+    def _can_end(self, s, a, j, seat, bound, cur, memo):
+        """Whether the variable-size parameter ``j`` may end with units ``cur`` (an action completes)."""
+        P = a.params[j]
+        if P.kind == "cards":
+            kmin, kmax, _, _ = P.values(s, seat, *bound)
+            if not kmin <= len(cur) <= kmax:
+                return False
+        elif not cur or cur == ("-",):
+            return False
+        v = self._value(s, a, j, seat, bound, cur, memo)
+        dom = self._domain(s, a, j, seat, bound, memo)
+        if dom is not None and v not in dom:
+            return False
+        b = bound + (v,)
+        if j + 1 == len(a.params):
+            return self._check(s, a, seat, b)
+        return self._feasible(s, a, j + 1, seat, b, (), memo)
+
+    def _normalize(self, s, ai, j, cur, bound, memo):
+        """``(j, cur, bound, adds, end_ok, move)``: the position with fixed-size parameters that are full
+        (and lists that cannot go on) closed; ``adds``: (word, unit) that may come next; ``end_ok``: the
+        list in progress may end (``done``); ``move``: the complete action (else None)."""
+        a = self.actions[ai]
+        seat = s.ts[ACTOR]
+        m = len(a.params)
+        while True:
+            if j >= m:
+                return j, cur, bound, [], False, (ai, bound)
+            P = a.params[j]
+            size = self._size(P)
+            if size is not None and len(cur) >= size:
+                bound = bound + (self._value(s, a, j, seat, bound, cur, memo),)
+                j, cur = j + 1, ()
+                continue
+            adds = []
+            unordered = P.kind == "cards" and not P.ordered or (P.kind == "choice" and P.count != 1)
+            for u in self._units(s, a, j, seat, bound, cur, memo):
+                nc = cur + (u,)
+                if unordered and P.kind == "cards":
+                    nc = tuple(sorted(nc, key=s.game.deck.sort_key.__getitem__))
+                if self._feasible(s, a, j, seat, bound, nc, memo):
+                    adds.append((self._unit_word(s, P, u), u))
+            end_ok = size is None and self._can_end(s, a, j, seat, bound, cur, memo)
+            if end_ok and not adds:
+                bound = bound + (self._value(s, a, j, seat, bound, cur, memo),)
+                j, cur = j + 1, ()
+                continue
+            return j, cur, bound, adds, end_ok, None
+
+    def _phase_actions(self, s):
+        kind, _, _, what, _ = self.phases[s.ts[PH]]
+        return kind, [a for a in self.actions if a.index in what and not a.never]
+
+    def choice_options(self, s, pos):
+        from ..choices import DONE_WORD
+        memo = {}
+        if pos is None:
+            kind, acts = self._phase_actions(s)
+            seat = s.ts[ACTOR]
+            out = []
+            for a in acts:
+                if not a.params:
+                    if self._check(s, a, seat, ()):
+                        out.append(a.text)
+                elif self._merged(a.params[0]):
+                    adds = self._normalize(s, a.index, 0, (), (), memo)[3]
+                    out += [f"{a.text} {w}" for w, _ in adds]
+                elif self._feasible(s, a, 0, seat, (), (), memo):
+                    out.append(a.text)
+            if kind == "any":
+                out.append(self.done_text)
+            elif kind == "optional":
+                out.append(self.skip_text)
+            return out, None
+        if pos[0] == "end":
+            return [], pos[1]
+        ai, j, cur, bound = pos
+        j, cur, bound, adds, end_ok, move = self._normalize(s, ai, j, cur, bound, memo)
+        if move is not None:
+            return [], move
+        words = [w for w, _ in adds]
+        if end_ok:
+            ahead = self._ahead(s, ai, j, cur, bound, adds, memo)
+            words += [w for w, _ in ahead] if ahead else [DONE_WORD]
+        return words, None
+
+    def _ahead(self, s, ai, j, cur, bound, adds, memo):
+        """When the list of parameter ``j`` may end and a later parameter follows, the later parameter's
+        first words end it as well (``play 7H 8S success``, no ``done``): ``[(word, position)]``, or None
+        when ``done`` is needed (nothing follows, or a word could be read both ways)."""
+        a = self.actions[ai]
+        if j + 1 >= len(a.params):
+            return None
+        v = self._value(s, a, j, s.ts[ACTOR], bound, cur, memo)
+        j2, cur2, bound2, adds2, _, move2 = self._normalize(s, ai, j + 1, (), bound + (v,), memo)
+        if move2 is not None or not adds2:
+            return None
+        mine = {w for w, _ in adds}
+        if any(w in mine or w == DONE_WORD for w, _ in adds2):
+            return None
+        return [(w, (ai, j2, cur2 + (u,), bound2)) for w, u in adds2]
+
+    def choice_next(self, s, pos, chunk):
+        from ..choices import DONE_WORD
+        memo = {}
+        if pos is None:
+            kind, acts = self._phase_actions(s)
+            if kind == "any" and chunk == self.done_text:
+                return ("end", DONE)
+            if kind == "optional" and chunk == self.skip_text:
+                return ("end", SKIP)
+            for a in sorted(acts, key=lambda a: -len(a.text)):
+                if chunk == a.text and not (a.params and self._merged(a.params[0])):
+                    return (a.index, 0, (), ())
+                if a.params and self._merged(a.params[0]) and chunk.startswith(a.text + " "):
+                    word = chunk[len(a.text) + 1:]
+                    adds = self._normalize(s, a.index, 0, (), (), memo)[3]
+                    for w, u in adds:
+                        if w == word:
+                            return (a.index, 0, (u,), ())
+            raise ValueError(f"'{chunk}' is not a small choice now")
+        ai, j, cur, bound = pos
+        j, cur, bound, adds, end_ok, move = self._normalize(s, ai, j, cur, bound, memo)
+        if end_ok:
+            ahead = self._ahead(s, ai, j, cur, bound, adds, memo)
+            if ahead is None and chunk == DONE_WORD:
+                a = self.actions[ai]
+                return (ai, j + 1, (), bound + (self._value(s, a, j, s.ts[ACTOR], bound, cur, memo),))
+            for w, p in ahead or ():
+                if w == chunk:
+                    return p
+        for w, u in adds:
+            if w == chunk:
+                P = self.actions[ai].params[j]
+                nc = cur + (u,)
+                if P.kind == "cards" and not P.ordered:
+                    nc = tuple(sorted(nc, key=s.game.deck.sort_key.__getitem__))
+                return (ai, j, nc, bound)
+        raise ValueError(f"'{chunk}' is not a small choice now")
 
     def add_view(self, s, seat, out):
         ts = s.ts
