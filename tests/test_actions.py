@@ -97,13 +97,16 @@ def test_compound_pass_one_card_at_a_time_equals_the_whole_pass():
     assert s1.position_key() == s2.position_key() and s1.partial == ()
 
 
-def test_text_api_accepts_small_choices_and_whole_actions():
-    """``apply`` takes a whole compound action or one small choice of it."""
+def test_text_api_keeps_whole_actions():
+    """``apply`` takes whole compound actions only (a part of one is illegal, as before); ``choose``
+    takes one small choice; a whole action replaces the small choices made so far."""
     g = cardspec.load("black-lady")
     s = g.new_state(seed=2)
     seat = s.to_act
     hand = s.view(seat)["zones"]["hand"][str(seat)]
-    s.apply("pass " + hand[0])
+    with pytest.raises(IllegalAction):
+        s.apply("pass " + hand[0])
+    s.choose("pass " + hand[0])
     assert s.choosing == "pass " + hand[0]
     s.apply(" ".join(["pass"] + hand[1:4]))     # a whole pass replaces the partial one
     assert s.history[-1] == "pass " + " ".join(hand[1:4]) and s.partial == ()

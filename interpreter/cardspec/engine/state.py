@@ -444,9 +444,8 @@ class State:
     def apply(self, action: str, seat: int | None = None):
         """Apply an action given in its text form (``QS``, ``pass 2C 3C``, ``bid 3``).
 
-        A compound action may also be given one small choice at a time (``pass 2C``, then ``3C``: see
-        ``choose``); a whole action replaces any small choices made so far. ``seat``, if given, must be
-        the seat to act. Raises ``IllegalAction`` (state unchanged).
+        A whole action replaces any small choices made so far (``choose`` makes one small choice).
+        ``seat``, if given, must be the seat to act. Raises ``IllegalAction`` (state unchanged).
         """
         if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
             raise IllegalAction(seat, action, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
@@ -457,12 +456,7 @@ class State:
         try:
             move = c[1][c[0].index(action)]
         except (TypeError, ValueError):  # no list yet, another spelling ("10H"), or an illegal action
-            try:
-                move = self._parse(action)    # parses and checks it directly, without listing every move
-            except IllegalAction:
-                if step.compound and self._is_choice(step, action):
-                    return self.choose(action)
-                raise
+            move = self._parse(action)    # parses and checks it directly, without listing every move
             action = step.text(self, move)
         self._commit(step, move, action)
         return self
@@ -499,9 +493,6 @@ class State:
             raise
         except Exception as e:  # noqa: BLE001
             raise self._failed(e) from None
-
-    def _is_choice(self, step, text) -> bool:
-        return " ".join(str(text).split()) in self._options(step)[0]
 
     def legal_choices(self) -> list:
         """The small choices legal now (chunks of text: ``QS``, ``pass 2C``, ``3C``, ``done``), in a
