@@ -129,6 +129,7 @@ def _template(game, view, seed=None):
         v[var.index] = (face(value) if value is not None else -1) if var.type == "card" else value
     s.v = v
     s.nxt = None
+    s.partial, s._chpos = (), None   # the seat's small choices so far are not rebuilt: whole actions
     s.nxt = game.order_table(s)   # play order from the view's counters and values (seats may have moved)
     s.pc = view["step_index"]
     s.entered = True

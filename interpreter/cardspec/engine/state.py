@@ -125,7 +125,7 @@ class State:
         order, a zone declared ``order: top_only`` as ``(top card, sorted rest)``: its order below the top
         is no part of the position, docs/rulesets.md), counters, vars and system values (but not the turn count), the trick, cards in flight and
         the turns step's counters (but not its count of turns taken). Leaves out the log, the action
-        history, the RNG and the repetition history. Used by the ``repetition`` effect and by
+        history, the RNG, the repetition history and any small choices in progress (``partial``). Used by the ``repetition`` effect and by
         ``cardspec.solve``'s transposition table (a game whose rules read ``turn_number`` or a turn cap
         is keyed as if the turn count did not matter).
         """
@@ -139,7 +139,7 @@ class State:
         fl = tuple([tuple(f) if f is not None else None for f in self.flight]) if self.flight is not None else None
         return (self.pc, self.terminal, z, tuple(map(tuple, self.c)), tuple(v[:TURN]),
                 tuple(v[TURN + 1:]), ts, tuple(self.face_up), tuple(self.plays), fl, tuple(self.queue),
-                tuple(self.carried), self.partial)
+                tuple(self.carried))
 
     __copy__ = clone
 

@@ -202,6 +202,7 @@ def shadow_state(game, view: dict):
     s.history, s.queue, s.carried = [], [], []
     s.nxt = None
     s.nxt = game.order_table(s)
+    s.partial, s._chpos = (), None   # no small choice made (a search moves by whole actions)
     return s
 
 

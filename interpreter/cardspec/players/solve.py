@@ -131,6 +131,8 @@ def _search_fns(game):
             "    s.ts = ts.copy() if ts is not None else None\n"
             "    s.positions = self.positions\n"
             "    s.nxt = self.nxt\n"
+            "    s.partial = self.partial\n"
+            "    s._chpos = self._chpos\n"
             "    return s\n")
     ns = {"dumps": _dumps, "new": State.__new__, "State": State}
     exec(compile(key + copy, "<solve._search_fns>", "exec"), ns)
