@@ -187,13 +187,14 @@ def test_human_legal_moves_use_one_format():
     assert re.fullmatch(r"\s*legal: pass \S+( \| pass \S+)+", legal), legal
 
 
-def test_human_counter_line_labels_per_deal_counters_as_scored_at_the_deal_end():
-    """black-lady.md "Scoring": penalty points are counted when the deal is scored; the line must not
-    read as a running total that stays 0 while penalty cards are taken."""
+def test_human_counter_lines_use_the_declared_labels():
+    """Issue 23 item 1: the terminal prints counters by their `label:` (black-lady.yaml: Score, Points
+    this deal), one value per seat, never the raw counter name."""
     r = _human("--option", "pass_count=0")
-    line = [ln for ln in r.stdout.splitlines() if "score" in ln and "=" in ln][0]
-    assert "score (match totals): 0=0 1=0 2=0 3=0" in line
-    assert "points (this deal, counted when it is scored): " in line
+    lines = r.stdout.splitlines()
+    assert any(ln.strip() == "Score: seat 0: 0, seat 1: 0, seat 2: 0, seat 3: 0" for ln in lines), r.stdout
+    assert any(ln.strip().startswith("Points this deal: seat 0: ") for ln in lines), r.stdout
+    assert not any(ln.strip().startswith(("score", "points")) for ln in lines), r.stdout
 
 
 # ---- 7: wording --------------------------------------------------------------------------------------------

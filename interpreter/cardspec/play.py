@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 
 import click
 
@@ -79,7 +78,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
         if t == "deal_start":
             lines.append(f"Deal {ev['deal']} (dealer: seat {ev['dealer']})")
         elif t == "deal":
-            name = _words(ev["zone"])
+            zone = getattr(game, "zone", {}).get(ev["zone"])
+            name = zone.label if zone is not None and zone.label else _words(ev["zone"])
             if "face_up" in ev:
                 up = " ".join(ev["face_up"])
                 if len(ev["face_up"]) == ev["count"]:   # all of them: "face up: 16 cards: …" says it once
@@ -148,6 +148,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
                 lines.append("Loser: " + ", ".join(_side(game, x) for x in ev["loser"]))
         elif t == "widow_taken":
             lines.append(f"  seat {ev['seat']} takes the widow ({_n(ev['cards'], 'card')})")
+        elif t == "choose":   # a decision inside a trick (tricks: choose:), e.g. naming a suit
+            lines.append(f"  seat {ev['seat']}: {ev.get('word', 'chooses')} {_plain(ev.get('choice'))}")
         elif t == "action":
             lines.append(f"  seat {ev['seat']}: {ev['action']}")
         elif t == "reveal":
@@ -230,74 +232,51 @@ def _show_view(game, view):
         click.echo("  your hand: " + "  ".join(" ".join(v) for v in by_suit.values()))
     if view.get("trick"):
         click.echo("  on the table: " + " ".join(f"{s}:{c}" for s, c in view["trick"]))
-    for name, z in view["zones"].items():
-        if isinstance(z, dict) and z.get("face_up"):
-            click.echo(f"  {name} face up: {' '.join(z['face_up'])} ({z['count']} cards)")
-    for name, z in view["zones"].items():   # zones everyone but the owner sees (a forehead card)
-        if isinstance(z, dict) and isinstance(z.get(str(view["seat"])), dict) and \
-                any(isinstance(c, list) and c for c in z.values()):
-            click.echo(f"  {name} of others: " + " ".join(f"{k}:{' '.join(c)}" for k, c in z.items()
-                                                          if isinstance(c, list) and c))
     if view.get("trump") is not None or view.get("bids_made") is not None:
         click.echo(f"  trump: {view.get('trump') or 'none'}")
     if view.get("bids_made"):
         click.echo("  bids: " + ", ".join(f"seat {k}: {b}" for k, b in view["bids_made"].items()))
     if view.get("passing"):
         click.echo(f"  you pass: {' '.join(view['passing'])}")
-    for name, z in view["zones"].items():   # shared face-up zones (a line of cards, a table)
-        if isinstance(z, list) and z and all(isinstance(c, str) for c in z):
-            click.echo(f"  {name}: {' '.join(z)}")
-    for name, z in view["zones"].items():   # a pile that shows only its top card (a discard pile)
-        if isinstance(z, dict) and "top" in z:
-            click.echo(f"  {name}: top {z['top'] or '(empty)'} ({_n(z['count'], 'card')})")
-    for name, z in view["zones"].items():   # melds on the table, numbered as lay-offs name them
-        groups = list(z.items()) if isinstance(z, dict) else [(None, z)]
-        for owner, ms in groups:
-            if isinstance(ms, list) and ms and all(isinstance(m, list) for m in ms):
-                who = f"[{owner}]" if owner is not None else ""
-                click.echo(f"  {name}{who}: " + "  ".join(f"{i}) {' '.join(m)}" for i, m in enumerate(ms, 1)))
-    me = str(view["seat"])
-    for name, z in view["zones"].items():   # other seats' cards that are open to everyone
-        if name != "hand" or not isinstance(z, dict):
-            continue
-        for owner, cards in z.items():
-            if owner != me and isinstance(cards, list) and cards:
-                click.echo(f"  hand of seat {owner}: {' '.join(cards)}")
-    counters = {k: v for k, v in (view.get("counters") or {}).items() if isinstance(v, list)}
-    if counters:
-        click.echo("  " + "; ".join(f"{_words(k)}{_counter_label(game, k)}: " +
-                                      " ".join(f"{i}={x}" for i, x in enumerate(v) if x is not None)
-                                      for k, v in counters.items()))
+    for line in display_lines(view):
+        click.echo("  " + line)
     if view.get("secret_rule"):   # cardspec._secret: choosing a secret rule
         click.echo("  type 'rule NAME' (a library rule) or 'write EXPRESSION [hint: TEXT]' "
                    "(names: card, last, line; e.g. write card.color != last.color)")
 
 
-def _counter_label(game, name) -> str:
-    """`` (match totals)`` for a match counter; `` (this deal, counted when it is scored)`` for a deal
-    counter that only ``score:`` steps write (it reads 0 until then); ``""`` otherwise."""
-    c = getattr(game, "counter", {}).get(name)
-    if c is None:
-        return ""
-    if c.per == "match":
-        return " (match totals)"
-    if c.per == "deal":
-        scored, written = False, False
-        stack = [game.data]
-        while stack:
-            x = stack.pop()
-            if isinstance(x, dict):
-                sc = x.get("score")
-                if isinstance(sc, dict) and sc.get("counter") == name:
-                    scored = True
-                for k, v in x.items():
-                    if k != "score" and isinstance(v, dict) and re.match(rf"{re.escape(name)}\b", str(v.get("to", ""))):
-                        written = True
-                    stack.append(v)
-            elif isinstance(x, list):
-                stack.extend(x)
-        return " (this deal, counted when it is scored)" if scored and not written else " (this deal)"
-    return ""
+def display_lines(view) -> list:
+    """Lines for what a view shows a person, in the ruleset's words (``view["display"]``,
+    engine/display.py): zones by kind (shared cards, a pile's top card, melds numbered as lay-offs name
+    them, face-up cards, other seats' open cards), then each labelled counter (per seat or per team)
+    and each labelled var. Never an unlabelled counter or var (docs/rulesets.md, "What a view shows")."""
+    d = view.get("display") or {}
+    me = view.get("seat")
+    out = []
+    for z in d.get("zones", []):
+        label, owner = z["label"], z.get("owner")
+        if z["kind"] == "melds":
+            if z["melds"]:
+                who = f" ({z['owner_label']})" if owner is not None else ""
+                out.append(f"{label}{who}: " + "  ".join(f"{m['number']}) {' '.join(m['cards'])}" for m in z["melds"]))
+        elif z["kind"] == "pile":
+            out.append(f"{label}: top {z['top'] or '(empty)'} ({_n(z['count'], 'card')})")
+        elif z["kind"] == "hidden":
+            if z.get("face_up"):
+                out.append(f"{label} face up: {' '.join(z['face_up'])} ({_n(z['count'], 'card')})")
+            elif owner is None and z["count"]:   # a face-down pile: its size
+                out.append(f"{label}: {_n(z['count'], 'card')} face down")
+        elif z["cards"] and owner is None:
+            out.append(f"{label}: {' '.join(z['cards'])}")
+        elif z["cards"] and owner != me:
+            out.append(f"{label} of {z['owner_label']}: {' '.join(z['cards'])}")
+    for c in d.get("counters", []):
+        vals = [f"{v['who']}: {v['value']}" for v in c["values"] if v["value"] is not None]
+        if vals:
+            out.append(f"{c['label']}: " + ", ".join(vals))
+    if d.get("vars"):
+        out.append("; ".join(f"{v['label']}: {v['text']}" for v in d["vars"]))
+    return out
 
 
 def ask_human(state, seat) -> str:

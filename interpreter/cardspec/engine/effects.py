@@ -1,6 +1,6 @@
 """Effects: the few primitive state changes a ruleset can write in YAML.
 
-    - set: {hearts_broken: true}                      # vars
+    - set: {hearts_broken: true}                      # vars (or one seat's counter: "points[winner]")
     - add: {counter: score, value: 10, seat: winner}  # seat omitted: every seat, ``seat`` bound
     - move: {from: widow, to: won[winner]}            # all cards, or count: N from the top
     - emit: {type: bonus, seat: winner}               # an event with computed fields
@@ -116,6 +116,12 @@ def _effect_lines(game, comp, kind, body, path, params):
                 if code is not None:
                     out += [f"s.v[0] = ({code.src}) % s.n",
                             "if s.events is not None: s.emit({'type': 'dealer', 'seat': s.v[0]})"]
+                continue
+            if var is None and "[" in str(name):   # COUNTER[SEAT]: one seat's counter set outright
+                target = _target(game, comp, name, path + (name,), params)
+                code = comp.code(value, path + (name,), params, (INT,))
+                if target is not None and code is not None:
+                    out.append(f"{target} = {_bounded(code)}")
                 continue
             if var is None:
                 import difflib

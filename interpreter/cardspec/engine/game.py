@@ -54,6 +54,7 @@ class Zone:
     help: str = ""
     melds: bool = False   # items are melds (tuples of cards), not cards (cardspec._melds)
     order: str = "all"    # "top_only": only its top card and its size matter to the rules (position keys)
+    label: str = ""       # what front ends call it (default: the name, _ as a space)
 
 
 @dataclass
@@ -63,6 +64,8 @@ class Counter:
     per: str          # "match" or "deal"
     initial: int = 0
     visibility: str = "all"   # "owner": a view shows only the seat's own value (others None)
+    label: str = ""           # what front ends call it; "" = not shown to players (bookkeeping)
+    show: str = ""            # "seats" | "teams" (one value per team) | "" (not shown)
 
 
 @dataclass
@@ -76,6 +79,7 @@ class Var:
     hidden: bool = False     # visibility: none (no seat's view shows it until public_when or the end)
     public_when: object = None   # f(s) -> bool: from then on every view shows it
     guess: object = None     # f(s) -> the value a determinization gives it when a view hides it
+    label: str = ""          # what front ends call it; "" = not shown to players (bookkeeping)
 
     def shown_to(self, s, seat) -> bool:
         """Whether ``seat``'s view (None: a spectator's) shows this var now (docs/rulesets.md, vars)."""
@@ -84,6 +88,17 @@ class Var:
         if s.terminal or (self.public_when is not None and self.public_when(s)):
             return True
         return not self.hidden and seat is not None and self.seen_by(s) == seat
+
+
+def _display_decl(spec, shows):
+    """``(label, show)`` of a counter's or var's ``label:``/``show:`` (docs/rulesets.md, "What a view
+    shows"): shown only with a label and unless ``show: false``; ``shows`` maps a ``show:`` value to
+    its kind (``True``: the default kind). Unlabelled: ``("", "")``, a bookkeeping value."""
+    label = str(spec.get("label") or "").strip()
+    show = spec.get("show", True)
+    if not label or show is False:
+        return "", ""
+    return label, shows.get(show, shows[True])
 
 
 def _case_text(x) -> str:
@@ -180,7 +195,8 @@ class Game:
             spec = spec or {}
             vis = spec.get("visibility", "owner" if spec.get("owner") == "seat" else "all")
             self.zones.append(Zone(name, len(self.zones), spec.get("owner") == "seat", vis, spec.get("help", ""),
-                                   bool(spec.get("melds", False)), str(spec.get("order", "all"))))
+                                   bool(spec.get("melds", False)), str(spec.get("order", "all")),
+                                   str(spec.get("label") or name.replace("_", " "))))
             if self.zones[-1].order == "top_only" and (self.zones[-1].per_seat or self.zones[-1].melds):
                 comp.problem(("zones", name, "order"), "order: top_only is for a shared zone of cards "
                              "(a per-seat zone is already keyed as a set of cards)")
@@ -200,6 +216,7 @@ class Game:
             c = Counter(name, len(self.counters), spec.get("per", "match"),
                         int(comp.constant(spec.get("initial", 0), ("counters", name, "initial"))))
             c.visibility = str(spec.get("visibility", "all"))
+            c.label, c.show = _display_decl(spec, {True: "seats", "teams": "teams"})
             self.counters.append(c)
             env.names[name] = Binding(f"s.c[{c.index}]", INTS)
         self.counter = {c.name: c for c in self.counters}
@@ -223,6 +240,7 @@ class Game:
                 comp.problem(("vars", name, "visibility"), f"a var's visibility is all or none (one seat: seen_by:), "
                              f"not '{vis}'")
             v.hidden = vis == "none"
+            v.label = _display_decl(spec, {True: "value"})[0]
             pending_vis.append((v, spec))
             self.vars.append(v)
             env.names[name] = Binding(f"s.v[{v.index}]", {"seat": INT, "card": CARD}.get(t, t))
@@ -274,6 +292,10 @@ class Game:
         self.teams = None
         if m.get("teams"):
             self.teams = [list(t) for t in m["teams"]]
+        for c in self.counters:
+            if c.show == "teams" and not self.teams:
+                comp.problem(("counters", c.name, "show"), "show: teams needs match: teams (the seats of each team)")
+                c.show = "seats"
         self._semantic_checks(comp)
         comp.finish()
         self.n_v = len(SYSTEM_VARS) + len(self.vars)

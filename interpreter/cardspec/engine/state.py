@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from .steps import base as _steps
 from .fixed_deal import apply_deal_override
+from .display import build_display
 from ..cards import CardError
 from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, RulesetError, _detail
 from ..lang import RuleFault
@@ -631,7 +632,9 @@ class State:
         (name → codes when visible, else ``{"count": n}``; per-seat zones by seat),
         ``counters``, ``vars``, ``trick`` (``[[seat, code], …]``), ``legal_actions`` (when
         ``seat`` is to act), ``terminal``, ``scores``, ``step_index`` (the step being played,
-        None when over) and ``system`` (the public system values: trick_number, winner, …).
+        None when over), ``system`` (the public system values: trick_number, winner, …) and ``display``
+        (what a person is shown, in the ruleset's words: labelled counters and vars, zones by kind;
+        engine/display.py, built from this view only).
         ``log=True`` adds ``log``: ``self.log(seat)``, the events this seat has seen. ``legal=False``
         leaves out ``legal_actions`` (a bot that builds its own action text; a play of ordered cards
         can have tens of thousands of legal actions).
@@ -700,6 +703,7 @@ class State:
             g.steps[self.pc].add_view(self, seat, out)
         if seat is not None and self.to_act == seat and self.partial:
             out["choosing"] = self.choosing   # the seat's own small choices so far (docs/actions.md)
+        out["display"] = build_display(g, out)
         if legal and seat is not None and self.to_act == seat:
             out["legal_actions"] = self.legal_actions()
         return out

@@ -7,7 +7,7 @@ const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const SUIT_ORDER = ["S", "H", "C", "D"];     // alternating colours
 const KNOWN_VIEW_KEYS = new Set(["seat", "players", "deal", "dealer", "to_act", "terminal", "step", "zones",
   "counters", "vars", "trick", "leader", "led_suit", "trump", "scores", "step_index", "system",
-  "legal_actions", "legal_count", "legal_more", "log"]);
+  "legal_actions", "legal_count", "legal_more", "log", "display"]);
 
 const S = {
   rulesets: [], table: null, token: null, seat: null, bots: [], view: null, version: -1,

@@ -1,0 +1,104 @@
+"""What a view shows a person: the ``display`` part of ``State.view(seat)`` (docs/rulesets.md, "What a view shows").
+
+A ruleset declares what players see with words: a counter or var is shown only when it has a ``label:``
+(``show: false`` hides a labelled one, ``show: teams`` gives a counter one value per team of ``match:
+teams``); zones are drawn by what they hold (melds as numbered melds, a ``top`` pile as its top card and
+count, a hidden zone as its count, visible cards as cards), under their ``label:`` (default: the name).
+Bookkeeping values (an unlabelled var such as a scratch flag) never reach a front end.
+
+The display is built from the view's own ``zones``/``counters``/``vars``, which the engine has already
+filtered by visibility, so it can never show a seat more than the view does (the hidden-information rules
+hold by construction). Front ends (``cardspec play --human``, ``cardspec tui``, the browser) print the
+display's labels and texts, never a raw name.
+"""
+from __future__ import annotations
+
+__all__ = ["build_display", "side_label"]
+
+
+def side_label(game, k: int) -> str:
+    """``seat 3``, or ``team 1 (seats 1+3)`` in a game with ``match: teams`` (str)."""
+    teams = game.teams
+    if teams and 0 <= k < len(teams):
+        return f"team {k} (seats {'+'.join(str(x) for x in teams[k])})"
+    return f"seat {k}"
+
+
+def _var_text(game, var, value):
+    """The var's value as words, or None when it is unset (a seat/card/suit var at none)."""
+    if var.type == "bool":
+        return "yes" if value else "no"
+    if var.type == "seat":
+        return None if value is None or value < 0 else f"seat {value}"
+    if var.type == "card":
+        return value   # a code, or None
+    if var.type == "suit":
+        return None if value is None or value < 0 else game.deck.suits[value]
+    return str(value)
+
+
+def _zone_entry(zone, owner, z, teams) -> dict:
+    e = {"name": zone.name, "label": zone.label or zone.name.replace("_", " "), "owner": owner}
+    if owner is not None:
+        e["owner_label"] = (f"team {owner}" if zone.melds and teams else f"seat {owner}")
+    if zone.melds:
+        e["kind"] = "melds"
+        e["melds"] = [{"number": i, "cards": list(m)} for i, m in enumerate(z, 1)]
+    elif isinstance(z, list):
+        e["kind"] = "cards"
+        e["cards"] = list(z)
+    elif "top" in z:
+        e["kind"] = "pile"
+        e["top"] = z["top"]
+        e["count"] = z["count"]
+    else:
+        e["kind"] = "hidden"
+        e["count"] = z["count"]
+        if z.get("face_up"):
+            e["face_up"] = list(z["face_up"])
+    return e
+
+
+def build_display(game, view: dict) -> dict:
+    """The ``display`` part of a view (dict, JSON-ready), from that view's visible facts only.
+
+    ``counters``: ``[{name, label, by: "seat"|"team", values: [{who, seats, value}]}]`` for each labelled
+    counter (``value`` None where the view hides it); ``vars``: ``[{name, label, value, text}]`` for each
+    labelled var the view shows and that is set (a seat, card or suit var at none is left out);
+    ``zones``: ``[{name, label, owner, owner_label, kind, …}]`` with ``kind`` one of ``cards`` (``cards``),
+    ``melds`` (``melds``: ``[{number, cards}]``, numbered as lay-offs name them), ``pile`` (``top``, ``count``)
+    and ``hidden`` (``count``, ``face_up``)."""
+    counters = []
+    vals = view.get("counters") or {}
+    for c in game.counters:
+        if not c.label or c.name not in vals:
+            continue
+        row = vals[c.name]
+        if c.show == "teams":
+            values = []
+            for k, seats in enumerate(game.teams):
+                seen = [row[s] for s in seats if s < len(row) and row[s] is not None]
+                values.append({"who": side_label(game, k), "seats": list(seats), "value": seen[0] if seen else None})
+            counters.append({"name": c.name, "label": c.label, "by": "team", "values": values})
+        else:
+            counters.append({"name": c.name, "label": c.label, "by": "seat",
+                             "values": [{"who": f"seat {s}", "seats": [s], "value": x} for s, x in enumerate(row)]})
+    shown = []
+    vv = view.get("vars") or {}
+    for var in game.vars:
+        if not var.label or var.name not in vv:
+            continue
+        text = _var_text(game, var, vv[var.name])
+        if text is not None:
+            shown.append({"name": var.name, "label": var.label, "value": vv[var.name], "text": text})
+    zones = []
+    for zone in game.zones:
+        z = view["zones"].get(zone.name)
+        if z is None:
+            continue
+        if zone.per_seat:
+            for owner, zz in z.items():
+                zones.append(_zone_entry(zone, int(owner), zz, game.teams))
+        else:
+            zones.append(_zone_entry(zone, None, z, game.teams))
+    return {"counters": counters, "vars": shown, "zones": zones}
