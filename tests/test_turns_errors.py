@@ -86,3 +86,17 @@ def test_red_dog_raise_beyond_the_limit_names_the_range():
         assert f"from {raises[0]} to {hi}" in r
         return
     pytest.fail("no raise decision in 40 seeds")
+
+
+def test_a_choice_count_that_is_not_a_number_is_a_ruleset_error(tmp_path):
+    """Found by tests/test_fuzz_mutants.py (svoyi-koziri, `count: C` on a choice parameter): it was an
+    internal error (int('C')); it is an error at the key."""
+    import cardspec
+    from cardspec.errors import RulesetError
+    src = (Path(__file__).resolve().parent.parent / "rulesets" / "svoyi-koziri.yaml").read_text()
+    assert "suits: {choice: all_suits, count: 2}" in src
+    p = tmp_path / "v.yaml"
+    p.write_text(src.replace("suits: {choice: all_suits, count: 2}", "suits: {choice: all_suits, count: C}"))
+    with pytest.raises(RulesetError) as e:
+        cardspec.load(str(p))
+    assert "a choice's count is a whole number of values" in str(e.value)

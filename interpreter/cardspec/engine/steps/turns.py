@@ -382,7 +382,12 @@ class Turns(Step):
                     continue
                 P.elem = vals.type[5:-1]
                 P.srcs = vals.src
-                P.count = int(pspec.get("count", 1))
+                k = pspec.get("count", 1)
+                if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+                    comp.problem(pp + ("count",), f"a choice's count is a whole number of values, 1 or more; "
+                                 f"found '{k}'", "e.g. suits: {choice: all_suits, count: 2}")
+                    continue
+                P.count = k
                 P.values = comp.function(f"_t_distinct({vals.src})", cur)
                 if P.count == 1:
                     P.type = P.elem
