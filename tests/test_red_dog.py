@@ -685,3 +685,50 @@ def test_benchmark_coverage_runs_have_their_own_seeds_and_independent_batches():
     assert 0 < r["var_ratio"] < 5 and r["exact"] == pytest.approx(-2.884, abs=5e-4)
     nets = [bench.run_batch((4, 100, f"test-coverage-{j}/4/0")) for j in range(4)]
     assert len(set(nets)) > 1
+
+
+# ---- against the house: match: ranking: none (issue 20 item 12) -------------------------------------
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_casino_solo_reports_the_net_result_not_a_winner(seed):
+    """Issue 20 item 12: solo casino Red Dog called a losing player "Winner" (a ranking of one). A game
+    against the house (``match: ranking: none``) has no ranking and no winner; ``game_over`` gives the net
+    result (chips at the end minus the bankroll) and the log says "Against the house: seat 0 +N chips"."""
+    from cardspec.play import format_events, play_match
+    g = cardspec.load("red-dog-casino", 1)
+    lines = []
+    s = play_match(g, seed=seed, out=lines.append)
+    over = s.log_all()[-1]
+    assert over["type"] == "game_over" and over["ranking"] == [] and "winner" not in over and "loser" not in over
+    net = s.c[g.counter["chips"].index][0] - 1000
+    assert over["net"] == {"0": net}
+    assert lines[-1] == f"Against the house: seat 0 {net:+d} chips"
+    assert not any(ln.startswith(("Winner", "Loser", "Ranking")) for ln in lines)
+    assert format_events(g, [over])[-1] == lines[-1]
+
+
+def test_casino_solo_simulate_counts_ahead_and_behind_not_win_100_and_loss_100():
+    """Issue 20 item 12: ``cardspec simulate`` printed win 100 % / loss 100 % for solo casino Red Dog (the
+    one seat was both best and worst). Against the house a match counts as ahead (net > 0) or behind (net < 0)."""
+    from cardspec.simulate import format_table, simulate
+    res = simulate("red-dog-casino", 40, players=1, seed=3)
+    side = res["sides"][0]
+    assert res["against_house"] and res["draws"] == 0
+    assert 0 < side["wins"] < 40 and 0 < side["losses"] < 40 and side["wins"] + side["losses"] <= 40
+    table = format_table(res)
+    assert "ahead" in table and "behind" in table and "against the house" in table
+    assert "100.0%" not in table
+    more = simulate("red-dog-casino", 10, players=3, seed=3)   # three players against the house: no draws
+    assert more["draws"] == 0 and all(s["wins"] + s["losses"] <= 10 for s in more["sides"])
+
+
+def test_ranking_none_refuses_winner_and_loser(tmp_path):
+    """``match: ranking: none`` (no winner) with ``winner:`` is a contradiction: an error at the key."""
+    from cardspec.validate import validate_ruleset
+    f = tmp_path / "v.yaml"
+    f.write_text("extends: red-dog-casino\nname: v\nmatch:\n  winner: 0\n")
+    problems, status = validate_ruleset(str(f), play=False)
+    assert status == 1
+    from pathlib import Path
+    assert [(Path(p.file).resolve(), p.line, p.col) for p in problems] == [(f.resolve(), 4, 11)]
+    assert "ranking: none has no winner" in problems[0].message

@@ -478,8 +478,12 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
     if match.get("score"):
         lines.append(f"The match score is the {match['score']} counter.")
     rank = match.get("ranking", "highest")
-    lines.append(f"The {'lowest' if rank == 'lowest' else 'highest'} total wins"
-                 + (f"; the {match['loser']} total loses." if isinstance(match.get("loser"), str) else "."))
+    if rank == "none":
+        lines.append("Each player plays against the house: no ranking, no winner; the result is each seat's net "
+                     "(the match score's change from its start).")
+    else:
+        lines.append(f"The {'lowest' if rank == 'lowest' else 'highest'} total wins"
+                     + (f"; the {match['loser']} total loses." if isinstance(match.get("loser"), str) else "."))
     defs = data.get("define") or {}
     if defs:
         lines += ["", "Definitions (names used above)", "------------------------------"]

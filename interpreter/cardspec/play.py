@@ -139,6 +139,11 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
         elif t == "game_over":
             why = f" ({ev.get('reason') or 'the match ended'})"
             lines.append(f"Game over{why}. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
+            if "net" in ev:   # match: ranking: none — each seat against the house, no winner
+                unit = game.score_counter.name if game.score_counter is not None else "points"
+                lines.append("Against the house: " + ", ".join(f"{_side(game, int(k))} {v:+d} {unit}"
+                                                               for k, v in ev["net"].items()))
+                continue
             lines.append(_ranking_line(ev))
             if len(ev.get("winner") or []) > 1 and len(ev["winner"]) == len(ev["ranking"]):
                 lines.append("Result: a draw")

@@ -20,7 +20,10 @@ A *side* is a seat, or a team when the ruleset declares ``match.teams``; it is
 what ``State.game_scores()`` is keyed by. A side *wins* a match when it is in the
 ``game_over`` event's ``winner`` list (ties: every tied side wins; a match in
 which every side ties is a draw, counted apart) and *loses*
-when it is in its ``loser`` list, or else when its score is the worst.
+when it is in its ``loser`` list, or else when its score is the worst. In a game against the house
+(``match: ranking: none``: no ranking, no winner) a side *wins* when its net result (the
+``game_over`` event's ``net``) is above 0 and *loses* when below; the table calls them "ahead" and
+"behind", and there are no draws.
 """
 from __future__ import annotations
 
@@ -113,8 +116,9 @@ class Aggregate:
     (exact for integer scores, so merge order and chunking do not change the result).
     """
 
-    def __init__(self, sides):
+    def __init__(self, sides, house: bool = False):
         self.sides = list(sides)
+        self.house = house           # match: ranking: none — wins/losses are ahead of/behind the house
         k = len(self.sides)
         self.n = 0
         self.wins = [0] * k
@@ -131,7 +135,7 @@ class Aggregate:
     def add(self, r):
         self.n += 1
         # Every side tied (all are winners): a draw, counted as neither a win nor a loss.
-        draw = len(self.sides) > 1 and all(side in r.winners for side in self.sides)
+        draw = len(self.sides) > 1 and not self.house and all(side in r.winners for side in self.sides)
         self.draws += draw
         for i, side in enumerate(self.sides):
             x = r.scores.get(side, 0)
@@ -196,7 +200,7 @@ class Aggregate:
                  "mean_win_rate": share,
                  "advantage": (fw / fn - share) if fn and share is not None else None,
                  "by_side": {str(s): self.first_n[i] for i, s in enumerate(self.sides)}}
-        return {"matches": n, "draws": self.draws, "draw_rate": self.draws / n if n else None,
+        return {"matches": n, "against_house": self.house, "draws": self.draws, "draw_rate": self.draws / n if n else None,
                 "draw_ci": list(wilson(self.draws, n)), "sides": out_sides, "length": {"actions": self.actions.summary(),
                                                              "deals": self.deals.summary()},
                 "first_seat": first}
@@ -277,6 +281,9 @@ def play_one(game, bot_specs, seed, index, policy=None) -> MatchResult:
     res = state.result or {}
     winners = tuple(res.get("winner") or ())
     losers = res.get("loser")
+    if "net" in res:   # match: ranking: none — a side "wins" when it ends ahead of the house, "loses" behind it
+        winners = tuple(int(k) for k, x in res["net"].items() if x > 0)
+        losers = [int(k) for k, x in res["net"].items() if x < 0]
     if losers is None and scores:
         worst = (max if game.ranking == "lowest" else min)(scores.values())
         losers = [k for k, x in scores.items() if x == worst]
@@ -294,7 +301,7 @@ def _run_chunk(args):
     """Play matches ``start..stop-1`` and return their ``Aggregate`` (runs in a worker; pure in its args)."""
     ruleset, key, players, options, bot_specs, policy, seed, start, stop = args
     game = _game(ruleset, players, options, key)
-    agg = Aggregate(sides_of(game))
+    agg = Aggregate(sides_of(game), house=game.ranking == "none")
     for i in range(start, stop):
         agg.add(play_one(game, bot_specs, seed, i, policy))
     return agg
@@ -357,7 +364,7 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
         shipped = game.ruleset
         key = _content_key(shipped)
     jobs = [(shipped, key, players, options, specs, policy, seed, a, min(n, a + size)) for a in range(0, n, size)]
-    total = Aggregate(sides_of(game))
+    total = Aggregate(sides_of(game), house=game.ranking == "none")
     done = 0
 
     def finished(job, agg):
@@ -500,7 +507,9 @@ def _ci(ci):
 
 def format_table(res: dict) -> str:
     """A plain-text report: one row per side, then length and first-seat lines."""
-    head = ["side", "bot", "win", "95% CI", "loss", "95% CI", "score mean", "95% CI", "sd", "min", "max"]
+    house = res.get("against_house")
+    head = ["side", "bot", "ahead" if house else "win", "95% CI", "behind" if house else "loss", "95% CI",
+            "score mean", "95% CI", "sd", "min", "max"]
     rows = []
     for s in res["sides"]:
         sc = s["score"]
@@ -513,6 +522,9 @@ def format_table(res: dict) -> str:
     lines.append("  ".join("-" * w for w in widths))
     for r in rows:
         lines.append("  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))))
+    if house:
+        lines.append("against the house (match: ranking: none): no ranking, no winner; ahead/behind = the score "
+                     "counter ended above/below its start")
     if res.get("draws"):
         lines.append(f"draws (every side tied; counted as neither win nor loss): {_pct(res['draw_rate'])} "
                      f"{_ci(res['draw_ci'])}")
@@ -520,7 +532,7 @@ def format_table(res: dict) -> str:
     lines.append(f"length: {a['mean']:.2f} actions (sd {a['sd']:.2f}, {a['min']}-{a['max']}), "
                  f"{d['mean']:.2f} deals (sd {d['sd']:.2f}, {d['min']}-{d['max']})")
     f = res["first_seat"]
-    if f["matches"]:
+    if f["matches"] and not house:
         lines.append(f"first seat to act: wins {_pct(f['win_rate'])} {_ci(f['win_ci'])} vs "
                      f"{_pct(f['mean_win_rate'])} for an average side (advantage {100 * f['advantage']:+.1f} points)")
     pct = res.get("report_percent", {})

@@ -282,6 +282,12 @@ class Game:
         self.round_end = comp.expr(m["round_end"], ("match", "round_end"), (), (BOOL,)) if "round_end" in m else None
         self.ranking = m.get("ranking", "highest")
         self.loser = m.get("loser")
+        if self.ranking == "none":
+            for key in ("winner", "loser"):
+                if key in m:
+                    comp.problem(("match", key), f"match: ranking: none has no {key} (each player plays against "
+                                                 f"the house: the result is each seat's net)",
+                                 "leave out ranking: none, or this key")
         # match: winner / loser as expressions (a seat or a list of seats), evaluated once the match is over.
         self.match_winner = self._seat_list(comp, m, "winner")
         self.match_loser = self._seat_list(comp, m, "loser") if self.loser not in (None, "highest", "lowest") \

@@ -321,6 +321,15 @@ class State:
             if chosen:
                 ranking = chosen + [k for k in ranking if k not in chosen]
             ev = {"type": "game_over", "scores": {str(k): x for k, x in vals.items()}, "ranking": ranking}
+            if g.ranking == "none":   # against the house: no ranking, no winner; each seat's net result
+                ev["ranking"] = []
+                start = g.score_counter.initial if g.score_counter is not None else 0
+                ev["net"] = {str(k): x - start for k, x in vals.items()}
+                why = self._end_reason()
+                if why:
+                    ev["reason"] = why
+                self._result = ev
+                return ev
             if vals and g.loser in ("highest", "lowest"):
                 worst = max(vals.values()) if g.loser == "highest" else min(vals.values())
                 ev["loser"] = [k for k, x in vals.items() if x == worst]

@@ -422,7 +422,10 @@ function renderScores(v) {
     res.innerHTML = "";
     const p = document.createElement("div");
     const winners = over && over.winner ? over.winner.map(w => seatName(+w)).join(", ") : "";
-    p.textContent = "Game over." + (winners ? " Winner: " + winners + "." : "") + " Scores: " +
+    // match: ranking: none (a game against the house): each seat's net result, no winner
+    const net = over && over.net ? " Against the house: " + Object.entries(over.net).map(([k, x]) =>
+      seatName(+k) + " " + (x > 0 ? "+" : "") + x).join(", ") + "." : "";
+    p.textContent = "Game over." + (winners ? " Winner: " + winners + "." : "") + net + " Scores: " +
       Object.entries(v.scores).map(([k, x]) => seatName(+k) + " " + x).join(", ");
     const b = document.createElement("button"); b.type = "button"; b.textContent = "New table";
     b.onclick = backToLobby;
