@@ -63,6 +63,11 @@ class RulesetError(CardspecError):
     def first(self) -> Problem:
         return self.problems[0]
 
+    def __reduce__(self):
+        """Pickled with its problems (a worker process's error reaches the parent whole: rebuilt from its text
+        it became one problem per character, printed a character a line — issue 20 item 6)."""
+        return type(self), (self.problems,), self.__dict__
+
 
 class IllegalAction(CardspecError):
     """An action the seat to act may not take now; the state is left unchanged.
@@ -84,6 +89,9 @@ class IllegalAction(CardspecError):
         shown = sep.join(self.legal[:self.SHOWN]) + (f" … and {more} more" if more > 0 else "")
         who = f"seat {seat}" if seat is not None else "nobody"
         super().__init__(f"{who}: '{action}' is {reason}; legal: {shown or '(none)'}")
+
+    def __reduce__(self):
+        return type(self), (self.seat, self.action, self.legal, self.reason), self.__dict__
 
 
 class GameOver(IllegalAction):

@@ -73,7 +73,7 @@ class Compiler:
         try:
             code = compile_expr(text, self.env, pmap, want)
         except DslError as e:
-            self.problems.append(self.locate(path, str(text), e))
+            self.problems.extend(self.locate(path, str(text), x) for x in [e] + e.more)
             return None
         if self.top_only and not (whole_zone and self.top_only_zone(code.src) is not None):
             if not self.check_top_only(code.src, text, path):
@@ -138,9 +138,15 @@ class Compiler:
         try:
             if isinstance(text, bool):
                 text = "true" if text else "false"
-            lines = _Compiler(self.env, pmap).filter_lines(parse(str(text)), py_param(var), lst)
+            comp = _Compiler(self.env, pmap)
+            try:
+                lines = comp.filter_lines(parse(str(text)), py_param(var), lst)
+            except DslError:
+                comp.raise_unknowns()
+                raise
+            comp.raise_unknowns()
         except DslError as e:
-            self.problems.append(self.locate(path, str(text), e))
+            self.problems.extend(self.locate(path, str(text), x) for x in [e] + e.more)
             return []
         if self.top_only and not self.check_top_only("\n".join(lines), text, path):
             return []

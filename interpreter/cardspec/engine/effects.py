@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
-from ..lang import ANY, BOOL, CARD, INT, list_of, name_problem, py_param
+from ..lang import ANY, BOOL, CARD, INT, SUIT, list_of, name_problem, py_param
 from ..lang.bounds import mag_add, may_grow
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
@@ -252,7 +252,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             if k != "cards" and _field_name(comp, k, path + (k,)):
                 code = comp.code(v, path + (k,), params)
                 if code is not None:
-                    fields.append(f"{str(k)!r}: {_bounded(code)}")
+                    fields.append(f"{str(k)!r}: {_event_value(comp, code)}")
         return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]
     if kind == "for_each":
         if not isinstance(body, dict) or "do" not in body:
@@ -328,7 +328,7 @@ def _effect_lines(game, comp, kind, body, path, params):
                 continue
             code = comp.code(v, path + (k,), params)
             if code is not None:
-                fields.append(f"{str(k)!r}: {_bounded(code)}")
+                fields.append(f"{str(k)!r}: {_event_value(comp, code)}")
         return ["if s.events is not None:", "    s.emit({" + ", ".join(fields) + "})"]   # no log: no event built
     return None
 
@@ -360,6 +360,20 @@ def _seat_index(src: str, n: int) -> str:
     if re.fullmatch(r"-?\d+|p_\w+|_l\d+_\w+", src):
         return f"{src} if 0 <= {src} < {n} else _seat({src}, {n})"
     return f"_seat({src}, {n})"
+
+
+def _event_value(comp, code) -> str:
+    """Source of an event field's value as front ends and the log read it: a suit as its letter (``"S"``,
+    None for no suit — as the trump step's events), a card as its code (``"QS"``, ``"none"`` for no card), a
+    list of cards as codes; anything else as ``_bounded`` gives it (issue 20 item 6: the log said "suit 0")."""
+    deck = comp.env.deck
+    if code.type == SUIT and deck is not None:
+        return f"({tuple(deck.suits)!r} + (None,))[{code.src}]"
+    if code.type == CARD:
+        return f"CODE[{code.src}]"
+    if code.type == list_of(CARD):
+        return f"[CODE[_c] for _c in {code.src}]"
+    return _bounded(code)
 
 
 def _bounded(code) -> str:

@@ -36,6 +36,7 @@ class _Compiler:
         self.last_where_map = None
         self._n = 0
         self._acc = [0.0]             # cost frames: each c() call adds its cost to the frame of its caller
+        self.unknowns: list = []      # DslError of each unknown name met (compiling goes on: all are reported)
 
     # ---- helpers --------------------------------------------------------
     def err(self, node, msg, hint=""):
@@ -237,6 +238,13 @@ class _Compiler:
             names |= set(frame)
         return names
 
+    def raise_unknowns(self):
+        """Raise the first unknown name met, the others in its ``more`` (issue 20 item 6: all are reported)."""
+        if self.unknowns:
+            first = self.unknowns[0]
+            first.more = self.unknowns[1:]
+            raise first
+
     def unknown(self, tok, name, what="name"):
         names = self.visible_names()
 
@@ -249,8 +257,13 @@ class _Compiler:
         b = self.resolve(str(tok))
         if b is None and str(tok) in BUILTINS:
             self.err(tok, f"'{tok}' is a function: call it as {tok}(…)")
-        if b is None:
-            self.unknown(tok, str(tok))
+        if b is None:   # recorded; the rest of the expression is still checked for more unknown names
+            try:
+                self.unknown(tok, str(tok))
+            except DslError as e:
+                if all(u.message != e.message for u in self.unknowns):
+                    self.unknowns.append(e)
+            return Code("None", ANY)
         if b.kind == "fn":
             self.err(tok, f"'{tok}' is a function: call it as {tok}(…)")
         if b.kind == "define":
@@ -597,6 +610,10 @@ def compile_expr(text, env: Env, params: dict, want: tuple = ()) -> Code:
         code = comp.c(tree)
     except RecursionError:  # pragma: no cover - MAX_DEPTH comes first
         raise DslError("the expression is nested too deeply", 1, 1, "split it into definitions (define:)") from None
+    except DslError:
+        comp.raise_unknowns()   # what follows an unknown name may fail only because of it
+        raise
+    comp.raise_unknowns()
     if want and code.type not in want and code.type != ANY:
         line, col = 1, 1
         if isinstance(tree, Tree) and not tree.meta.empty:

@@ -83,6 +83,9 @@ def parse(text: str) -> Tree:
         hint = _expected_hint(e.expected)
         if str(tok) == "=":
             hint = "compare with '=='"
+        missing = _missing_if_word(text, _offset_of(text, tok.line, tok.column), e.expected)
+        if missing and str(tok) != "=":
+            raise DslError(f"missing '{missing}' before '{tok}'", tok.line, tok.column, IF_FORM) from None
         raise DslError(f"unexpected '{tok}'", tok.line, tok.column, hint) from None
     except UnexpectedEOF as e:
         line, col = _end_position(text)
@@ -127,7 +130,39 @@ def _early_end(text, expected, line, col):
         return "missing ']'", line, col, "every '[' needs a ']'"
     if not text.strip():
         return "the expression is empty", 1, 1, "write a value, e.g. 0, true or card.suit == hearts"
+    missing = _missing_if_word(text, len(text), expected)
+    if missing:
+        return f"missing '{missing}': the expression ends too early", line, col, IF_FORM
     return "the expression ends too early", line, col, _expected_hint(expected)
+
+
+IF_FORM = "an if-expression is: if CONDITION then VALUE else VALUE"
+_STRING = re.compile(r'"[^"]*"|\'[^\']*\'')
+_IF_WORD = re.compile(r"(?<![A-Za-z0-9_.])(if|then|else)(?![A-Za-z0-9_])")
+
+
+def _missing_if_word(text: str, offset: int, expected) -> str:
+    """``then`` or ``else`` when the innermost ``if`` before ``offset`` still lacks it and the parser could
+    take it there (issue 20 item 6: "if a 10 else 2" said only "unexpected '10'"), else ``""``."""
+    expected = set(expected or ())
+    open_ifs = []   # per open if: the word it waits for
+    for m in _IF_WORD.finditer(_STRING.sub(lambda q: " " * len(q.group(0)), text[:offset])):
+        w = m.group(1)
+        if w == "if":
+            open_ifs.append("then")
+        elif open_ifs and w == open_ifs[-1] == "then":
+            open_ifs[-1] = "else"
+        elif open_ifs and w == "else" and open_ifs[-1] == "else":
+            open_ifs.pop()
+    if open_ifs and open_ifs[-1].upper() in expected:
+        return open_ifs[-1]
+    return ""
+
+
+def _offset_of(text: str, line: int, col: int) -> int:
+    """The 0-based offset of 1-based ``line``/``col`` in ``text``."""
+    starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    return starts[min(max(line, 1), len(starts)) - 1] + max(col, 1) - 1
 
 
 def _bad_card_at(text, tok):

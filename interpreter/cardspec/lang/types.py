@@ -27,6 +27,7 @@ class DslError(Exception):
     def __init__(self, message, line=1, col=1, hint=""):
         super().__init__(message)
         self.message, self.line, self.col, self._hint = message, line, col, hint
+        self.more: list = []   # further problems of the same expression (every unknown name, not only the first)
 
     @property
     def hint(self) -> str:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import yaml
 
 from ..errors import Problem, RulesetError
@@ -280,7 +282,12 @@ def load_yaml(text: str, file: str, positions: Positions | None = None):
         if "tab" in problem.lower() or "\t" in src:
             hint = "indent with spaces, not tabs"
         elif "mapping values are not allowed" in problem:
-            hint = "a value containing ': ' must be quoted"
+            over = _over_indented(lines, line)
+            if over:   # issue 20 item 6: an over-indented "key: value" line continues the value above it
+                msg, hint = over
+                col = len(src) - len(src.lstrip(" ")) + 1
+            else:
+                hint = "a value containing ': ' must be quoted"
         elif "expected ',' or '}'" in problem or "expected ',' or ']'" in problem:
             hint = "inside { … } or [ … ] quote a value that has [ ] { } or commas in it, or write it on its own lines"
         elif "expected a single document" in str(e) or "another document" in problem:
@@ -308,6 +315,29 @@ def load_yaml(text: str, file: str, positions: Positions | None = None):
         return _construct(node, (), pos, file, [0]), pos
     except RecursionError:  # pragma: no cover - MAX_DEPTH comes first
         raise RulesetError(Problem(file, 1, 1, "the YAML is nested too deeply to read")) from None
+
+
+def _over_indented(lines: list, line: int):
+    """``(message, hint)`` when line ``line`` (1-based) is indented deeper than the line before it, which
+    already gives its key a value (``default: 2`` then ``  help: …``): YAML reads the deeper line as
+    more of that value and then meets its ': '. None otherwise."""
+    if not 0 < line <= len(lines):
+        return None
+    src = lines[line - 1]
+    k = line - 2
+    while k >= 0 and (not lines[k].strip() or lines[k].lstrip().startswith("#")):
+        k -= 1
+    if k < 0:
+        return None
+    prev = lines[k]
+    indent, prev_indent = len(src) - len(src.lstrip(" ")), len(prev) - len(prev.lstrip(" "))
+    m = re.match(r"\s*(?:- )?([^\s:#][^:#]*?):\s+(\S.*)$", prev)
+    if indent <= prev_indent or not m or m.group(2).startswith(("|", ">", "#")):
+        return None
+    return (f"this line is indented more than line {k + 1}, whose '{m.group(1).strip()}' already has a value: "
+            f"YAML reads it as more of that value",
+            f"indent it as line {k + 1} (column {prev_indent + 1}) to make it a key of the same mapping; "
+            f"quote the value above if ': ' belongs to it")
 
 
 def _line_col(text: str, index: int):
