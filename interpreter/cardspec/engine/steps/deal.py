@@ -12,7 +12,9 @@ from .base import DealError, Step, step_type, zone_of
 class Shuffle(Step):
     """Gather every card into the stock and shuffle it with the state's RNG.
 
-    The first deal of a state made with ``deck_order`` uses that order (top first).
+    The first deal of a state made with ``deck_order`` uses that order (top first). An RNG with a
+    ``deal_order(cards)`` method chooses the order itself (it returns the stock, top last): the
+    OpenSpiel adapter's chance nodes (``cardspec.observation.ChanceRNG``, docs/rl.md).
     """
 
     def run(self, s):
@@ -25,6 +27,12 @@ class Shuffle(Step):
                 s.z[zn.index].clear()
         s.face_up = [0] * len(g.zones)
         cards = list(g.deck.cards)
+        chosen = getattr(s.rng, "deal_order", None)
+        if chosen is not None and s._stack_order is None:
+            s.z[g.stock] = chosen(cards)
+            if s.events is not None:
+                s.emit({"type": "shuffle", "cards": len(cards)})
+            return
         # Fisher-Yates with the RNG's floats (twice as fast as random.shuffle's bit draws):
         # for i = len-1 … 1, j = int(random() * (i + 1)); swap. The draws and the j's are made
         # in C (same floats, same order), only the swaps run as Python.
