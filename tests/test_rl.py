@@ -247,6 +247,7 @@ def test_resample_from_infostate_keeps_the_information_state():
     _advance(s, random.Random(6), 52 + 12 + 9)
     p = s.current_player()
     key = s.information_state_string(p)
+    assert key.startswith(s.observation_string(p)) and "\nlog: " in key   # the seat's log: perfect recall
     hands = set()
     for i in range(5):
         r = s.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))

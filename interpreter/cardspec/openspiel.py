@@ -19,7 +19,8 @@ split parameters at commas) and ``seed`` (see below).
 - **Actions**: the game's action codec (``cardspec.actions``): ``num_distinct_actions`` is its
   ``n``; ``action_to_string`` its text. Chance actions are faces (``deck.n_faces`` of them).
 - **Observations**: the observation string is the player's ``State.view`` as JSON; the
-  information-state string adds the texts of the player's own actions so far. The observation and
+  information-state string adds the player's log (``State.log(player)``: every event it has seen,
+  so it has perfect recall) and the texts of its own actions. The observation and
   information-state tensors are ``cardspec.observation.ObservationEncoder``'s vector (the same for
   both: a fixed-length vector cannot hold a whole history; the view carries the won piles, counters
   and the current trick).
@@ -28,7 +29,7 @@ split parameters at commas) and ``seed`` (see below).
 - ``resample_from_infostate(player, sampler)`` draws a state consistent with the player's view
   and the public log (``cardspec.engine.determinize.Determinizer``), for ISMCTS.
 - A state pickles (and ``pyspiel.serialize_game_and_state`` works) as its game's parameters and
-  its history, replayed on load.
+  its history, replayed on load (not a resampled state: its history is the original's).
 
 An illegal action raises ``pyspiel.SpielError``-compatible ``ValueError`` naming the legal actions.
 """
@@ -176,6 +177,7 @@ class _Run:
         self.base = None
         self.since = []
         self.own = [[] for _ in range(core.game.n)]
+        self.prefix = None        # a resampled state: each seat's log before the resampling (shared)
         self.history = []
         self._resolve(_NEW)
 
@@ -192,10 +194,14 @@ class _Run:
         r.base = self.base        # never changed in place: shared
         r.since = list(self.since)
         r.own = [list(x) for x in self.own]
+        r.prefix = self.prefix
         r.history = list(self.history)
         return r
 
     def __reduce__(self):
+        if self.prefix is not None:
+            raise TypeError("a state made by resample_from_infostate cannot be pickled: its history is the "
+                            "original state's, so a replay would not give it back")
         return (_replay, (self.name, self.params, list(self.history)))
 
     # -- chance --
@@ -348,8 +354,10 @@ class CardspecState(pyspiel.State):
         except DeterminizeError as e:
             raise ValueError(f"cannot resample this position: {e}") from None
         s.rng = ChanceRNG(r.seed + seed)
+        s.events = []             # the log goes on from here; what came before is the prefix
         out = self.clone()
         o = out._run
+        o.prefix = [(r.prefix[p] if r.prefix else []) + r.s.log(p) for p in range(r.core.game.n)]
         o.s = s
         o.base = _clone(s)
         o.since = []
@@ -391,5 +399,7 @@ class _Observer:
             if r.s is None:
                 text = "dealing " + text
         if self.perfect_recall:
+            log = (r.prefix[player] if r.prefix else []) + (s.log(player) if s is not None else [])
+            text += "\nlog: " + json.dumps(log, sort_keys=True, separators=(",", ":"), default=str)
             text += "\nown: " + " | ".join(r.own[player])
         return text
