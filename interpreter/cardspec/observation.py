@@ -105,12 +105,12 @@ class ObservationEncoder:
         self.size = self._off
         assert {name for name, _, _ in SYSTEM_VARS} >= set(_SEAT_SYSTEM + _VALUE_SYSTEM)
 
-    def _cards(self, out, off, codes):
+    def _cards(self, hits, off, codes):
         face = self.face_of
         for c in codes:
             f = face.get(c)
             if f is not None:
-                out[off + f] += 1.0
+                hits.append(off + f)
 
     def encode(self, state, seat: int, view: dict | None = None) -> np.ndarray:
         """The observation of ``seat`` in ``state`` (a new ``float32`` array of ``self.size``).
@@ -123,17 +123,16 @@ class ObservationEncoder:
     def encode_view(self, v: dict, seat: int) -> np.ndarray:
         """The observation vector of a view made by ``State.view(seat)``."""
         n, F = self.n, self.faces
-        out = np.zeros(self.size, dtype=np.float32)
-
-        def rel(s):
-            return (s - seat) % n
-
+        # The writes are collected — ``hits``: indexes that get 1 added (one-hots, card counts);
+        # ``at``/``vals``: indexes set to a value — and made by numpy at once: one numpy call per item
+        # would cost more than the view itself.
+        hits, at, vals = [], [], []
         t = v.get("to_act")
         if t is not None:
-            out[self.o_to_act + rel(t)] = 1.0
+            hits.append(self.o_to_act + (t - seat) % n)
         si = v.get("step_index")
         if si is not None:
-            out[self.o_step + si] = 1.0
+            hits.append(self.o_step + si)
         zones = v["zones"]
         for name, per_seat, melds, offs in self.zones:
             entry = zones.get(name)
@@ -141,99 +140,108 @@ class ObservationEncoder:
                 continue
             if per_seat:
                 for owner in range(n):
-                    self._zone(out, offs[rel(owner)], entry.get(str(owner)), melds)
+                    self._zone(hits, at, vals, offs[(owner - seat) % n], entry.get(str(owner)), melds)
             else:
-                self._zone(out, offs[0], entry, melds)
+                self._zone(hits, at, vals, offs[0], entry, melds)
+        face = self.face_of
         for st, code in v.get("trick") or ():
-            f = self.face_of.get(code)
+            f = face.get(code)
             if f is not None:
-                out[self.o_trick + rel(st) * F + f] = 1.0
+                hits.append(self.o_trick + ((st - seat) % n) * F + f)
         lead = v.get("leader")
         if lead is not None and lead >= 0:
-            out[self.o_leader + rel(lead)] = 1.0
-        self._suit(out, self.o_led, v.get("led_suit"))
-        self._suit(out, self.o_trump, v.get("trump"))
+            hits.append(self.o_leader + (lead - seat) % n)
+        for off, suit in ((self.o_led, v.get("led_suit")), (self.o_trump, v.get("trump"))):
+            if suit is not None and suit in self.suits:
+                hits.append(off + self.suits.index(suit))
         counters = v.get("counters") or {}
         for name, off in self.counters:
-            vals = counters.get(name) or ()
-            for owner, x in enumerate(vals):
-                if x is not None:
-                    out[off + rel(owner)] = float(x)
+            for owner, x in enumerate(counters.get(name) or ()):
+                if x:
+                    at.append(off + (owner - seat) % n)
+                    vals.append(float(x))
         shown = v.get("vars") or {}
         for name, typ, off, width in self.vars:
             if name not in shown:
                 continue
             x = shown[name]
-            out[off + width] = 1.0
+            hits.append(off + width)
             if x is None:
                 continue
             if typ == "suit":
                 if isinstance(x, int) and 0 <= x < len(self.suits):
-                    out[off + x] = 1.0
+                    hits.append(off + x)
                 elif isinstance(x, str) and x in self.suits:
-                    out[off + self.suits.index(x)] = 1.0
+                    hits.append(off + self.suits.index(x))
             elif typ == "card":
-                f = self.face_of.get(x) if isinstance(x, str) else (x if isinstance(x, int) and 0 <= x < F else None)
+                f = face.get(x) if isinstance(x, str) else (x if isinstance(x, int) and 0 <= x < F else None)
                 if f is not None:
-                    out[off + f] = 1.0
+                    hits.append(off + f)
             elif typ == "seat":
                 if isinstance(x, int) and 0 <= x < n:
-                    out[off + rel(x)] = 1.0
-            elif isinstance(x, (int, float, bool)):
-                out[off] = float(x)
+                    hits.append(off + (x - seat) % n)
+            elif isinstance(x, (int, float, bool)) and x:
+                at.append(off)
+                vals.append(float(x))
         system = v.get("system") or {}
         for name, off in self.sys_seat:
             x = system.get(name, -1)
             if isinstance(x, int) and 0 <= x < n:
-                out[off + rel(x)] = 1.0
+                hits.append(off + (x - seat) % n)
         for name, off in self.sys_value:
             x = system.get(name, 0)
-            if isinstance(x, (int, float)):
-                out[off] = float(x)
+            if isinstance(x, (int, float)) and x:
+                at.append(off)
+                vals.append(float(x))
         bs = system.get("bid_suit", -1)
         if isinstance(bs, int) and 0 <= bs < len(self.suits):
-            out[self.o_bid_suit + bs] = 1.0
+            hits.append(self.o_bid_suit + bs)
         if self.o_sides is not None:
             sd = v.get("sides") or {}
             off = self.o_sides
             for k, key in enumerate(("declarer", "partner")):
                 x = sd.get(key)
                 if isinstance(x, int) and 0 <= x < n:
-                    out[off + k * n + rel(x)] = 1.0
+                    hits.append(off + k * n + (x - seat) % n)
             if sd.get("called"):
-                self._cards(out, off + 2 * n, (sd["called"],))
-            out[off + 2 * n + F] = 1.0 if sd.get("known") else 0.0
+                self._cards(hits, off + 2 * n, (sd["called"],))
+            if sd.get("known"):
+                hits.append(off + 2 * n + F)
         for key, off in self.card_lists:
             cards = v.get(key)
             if isinstance(cards, str):
                 cards = cards.split()
             if isinstance(cards, (list, tuple)) and cards:
-                self._cards(out, off, [c for c in cards if isinstance(c, str)])
-                out[off + F] = float(len(cards))
-        out[self.o_terminal] = 1.0 if v.get("terminal") else 0.0
+                self._cards(hits, off, [c for c in cards if isinstance(c, str)])
+                at.append(off + F)
+                vals.append(float(len(cards)))
+        if v.get("terminal"):
+            hits.append(self.o_terminal)
+        out = np.bincount(hits, minlength=self.size).astype(np.float32) if hits else np.zeros(self.size, np.float32)
+        if at:
+            out[at] = vals
         return out
 
-    def _zone(self, out, off, entry, melds):
+    def _zone(self, hits, at, vals, off, entry, melds):
         F = self.faces
         if entry is None:
             return
         if isinstance(entry, list):
             if melds:
                 for m in entry:
-                    self._cards(out, off, m)
+                    self._cards(hits, off, m)
             else:
-                self._cards(out, off, entry)
-            out[off + F] = float(len(entry))
-            return
-        self._cards(out, off, entry.get("face_up") or ())
-        top = entry.get("top")
-        if top is not None:
-            self._cards(out, off, (top,))
-        out[off + F] = float(entry.get("count", 0))
-
-    def _suit(self, out, off, suit):
-        if suit is not None and suit in self.suits:
-            out[off + self.suits.index(suit)] = 1.0
+                self._cards(hits, off, entry)
+            size = len(entry)
+        else:
+            self._cards(hits, off, entry.get("face_up") or ())
+            top = entry.get("top")
+            if top is not None:
+                self._cards(hits, off, (top,))
+            size = entry.get("count", 0)
+        if size:
+            at.append(off + F)
+            vals.append(float(size))
 
 
 def action_codec(game):
