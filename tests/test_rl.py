@@ -301,3 +301,15 @@ def test_render_is_the_text_view_of_the_agent_to_act():
     assert " ".join(hand) in text and f"seat {seat} to act" in text
     other = (seat + 1) % 4
     assert f"hand {other}: 13 cards" in text
+
+
+def test_openspiel_illegal_action_raises_naming_the_legal_ones_and_changes_nothing():
+    game = pyspiel.load_game(register("hearts"), {"deals": 1})
+    s = game.new_initial_state()
+    _advance(s, random.Random(2), 51)
+    legal = s.legal_actions()
+    bad = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    history = s.history()
+    with pytest.raises(ValueError, match=r"is not legal now; legal: \d+ \(pass "):
+        s.apply_action(bad)
+    assert s.history() == history and s.legal_actions() == legal

@@ -261,7 +261,8 @@ class _Run:
         if a not in legal:
             codec = self.core.codec
             shown = " | ".join(f"{i} ({codec.decode(i)})" for i in legal[:20])
-            raise ValueError(f"seat {seat}: action {a} is not legal now; legal: {shown}")
+            what = f"{a} ({codec.decode(a)})" if 0 <= a < codec.n else f"{a} (outside 0..{codec.n - 1})"
+            raise ValueError(f"seat {seat}: action {what} is not legal now; legal: {shown}")
         text = self.core.codec.decode(a)
         try:
             s.apply_id(a)
