@@ -15,9 +15,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import io
+import os
 import pickle
 import random
 import re
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -231,6 +234,12 @@ def test_a_state_pickles_clones_and_serializes_by_replay():
     _advance(s, random.Random(4), 70)
     back = pickle.loads(pickle.dumps(s))
     assert back.history() == s.history() and str(back) == str(s)
+    # a fresh process reads the pickle once it has registered the ruleset (as for any Python game of OpenSpiel)
+    code = ("import pickle, sys; from cardspec.openspiel import register; register('hearts'); "
+            "s = pickle.loads(sys.stdin.buffer.read()); print(len(s.history()), s.current_player())")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(s), capture_output=True, check=True,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert out.stdout.decode().split() == [str(len(s.history())), str(s.current_player())]
     assert back.legal_actions() == s.legal_actions()
     text = pyspiel.serialize_game_and_state(game, s)
     g2, s2 = pyspiel.deserialize_game_and_state(text)

@@ -29,7 +29,8 @@ split parameters at commas) and ``seed`` (see below).
 - ``resample_from_infostate(player, sampler)`` draws a state consistent with the player's view
   and the public log (``cardspec.engine.determinize.Determinizer``), for ISMCTS.
 - A state pickles (and ``pyspiel.serialize_game_and_state`` works) as its game's parameters and
-  its history, replayed on load (not a resampled state: its history is the original's).
+  its history, replayed on load (not a resampled state: its history is the original's). As for
+  every Python game of OpenSpiel, the process that loads it must have registered the game first.
 
 An illegal action raises ``pyspiel.SpielError``-compatible ``ValueError`` naming the legal actions.
 """
@@ -133,6 +134,7 @@ def register(ruleset, players=None) -> str:
             params = dict(params or {})
             full = dict(spec, **params)
             self.core = _compiled(ruleset, full)
+            self.ruleset = ruleset
             self.seed = int(full.get("seed", 0))
             self.full_params = full
             info = pyspiel.GameInfo(
@@ -166,8 +168,8 @@ class _Run:
     seat's own action texts. ``history``: every action (chance and players), for pickling.
     """
 
-    def __init__(self, core, seed, params, name):
-        self.core, self.seed, self.params, self.name = core, seed, params, name
+    def __init__(self, core, seed, params, name, ruleset):
+        self.core, self.seed, self.params, self.name, self.ruleset = core, seed, params, name, ruleset
         self.s = None
         self.pre = None
         self.pending = None
@@ -184,7 +186,7 @@ class _Run:
     # -- copying and pickling --
     def __deepcopy__(self, memo):
         r = _Run.__new__(_Run)
-        r.core, r.seed, r.params, r.name = self.core, self.seed, self.params, self.name
+        r.core, r.seed, r.params, r.name, r.ruleset = self.core, self.seed, self.params, self.name, self.ruleset
         r.s = _clone(self.s)
         r.pre = self.pre          # never changed in place: shared
         r.pending = self.pending
@@ -202,7 +204,7 @@ class _Run:
         if self.prefix is not None:
             raise TypeError("a state made by resample_from_infostate cannot be pickled: its history is the "
                             "original state's, so a replay would not give it back")
-        return (_replay, (self.name, self.params, list(self.history)))
+        return (_replay, (self.ruleset, self.params, list(self.history)))
 
     # -- chance --
     def _rng(self):
@@ -286,8 +288,10 @@ def _clone(s):
     return c
 
 
-def _replay(name, params, history):
-    game = pyspiel.load_game(name, params)
+def _replay(ruleset, params, history):
+    """The ``_Run`` of ``ruleset``'s game with ``params`` after ``history`` (registered first: the
+    unpickling process may not have registered it yet)."""
+    game = pyspiel.load_game(register(ruleset), params)
     st = game.new_initial_state()
     for a in history:
         st.apply_action(a)
@@ -299,7 +303,7 @@ class CardspecState(pyspiel.State):
 
     def __init__(self, game):
         super().__init__(game)
-        self._run = _Run(game.core, game.seed, game.full_params, game.get_type().short_name)
+        self._run = _Run(game.core, game.seed, game.full_params, game.get_type().short_name, game.ruleset)
 
     def current_player(self):
         r = self._run
