@@ -322,3 +322,19 @@ def test_openspiel_illegal_action_raises_naming_the_legal_ones_and_changes_nothi
     with pytest.raises(ValueError, match=r"is not legal now; legal: \d+ \(pass "):
         s.apply_action(bad)
     assert s.history() == history and s.legal_actions() == legal
+
+
+def test_the_partial_choice_is_part_of_the_observation():
+    """Black Lady's pass of three cards is three small choices: after the first, the chooser's
+    observation shows the card chosen (the view's ``choosing``), and the same agent acts again."""
+    e = env("black-lady", options={"deals": 1})
+    e.reset(seed=4)
+    agent = e.agent_selection
+    off, size = next((o, n) for name, o, n in e.encoder.layout if name == "choosing")
+    assert e.observe(agent)["observation"][off:off + size].sum() == 0
+    first = int(np.flatnonzero(e.observe(agent)["action_mask"])[0])
+    card = e.codec.decode(first).split()[-1]
+    e.step(first)
+    assert e.agent_selection == agent and e.state.choosing == e.codec.decode(first)
+    part = e.observe(agent)["observation"][off:off + size]
+    assert part[e.state.game.deck.face(card)] == 1 and part[-1] == 2   # "pass 3H": two words
