@@ -222,3 +222,130 @@ actions:
     assert "10,000" in str(info.value)
     from cardspec.engine.steps.turns import MAX_NUMBER_VALUES, _range
     assert len(_range(0, MAX_NUMBER_VALUES - 1, 1)) == MAX_NUMBER_VALUES
+
+
+# ---- loops of play that could run without end (closing note 2026-12-01: red-dog-casino's full validate hung) ----
+
+def test_red_dog_casino_with_max_bet_below_min_bet_still_bets():
+    """The hang of `cardspec validate rulesets/red-dog-casino.yaml` (closing note 2026-12-01, py-spy: turns
+    `_range` under `_moves` under `validate._option_extremes`): with `--option max_bet=1` (its min) the bet's
+    range min_bet..min(max_bet, chips) was empty, so no seat could bet and the bets step turned for ever.
+    The ruleset now takes min_bet as the table maximum when max_bet is below it."""
+    for n in (1, 7):
+        state = cardspec.load("red-dog-casino", players=n, options={"max_bet": 1}).new_state(seed=3)
+        assert state.legal_actions() == ["bet 10"]
+
+
+def _refused_at_play(tmp_path, text, players):
+    """The RulesetError of dealing ``text``'s first deal to its first decision."""
+    game, _ = _load(tmp_path, text, players)
+    with pytest.raises(RulesetError) as info:
+        game.new_state(seed=1)
+    return info.value
+
+
+_NO_BET = '''\
+extends: red-dog-casino
+actions:
+  bet:
+    params:
+      amount: {number: {min: 10, max: 1, step: 5}}
+'''
+
+
+def test_a_turns_step_where_no_seat_can_ever_act_is_a_ruleset_error_not_a_hang(tmp_path):
+    """The kind of the red-dog-casino hang: turns that pass with no seat to decide (here an empty bet range
+    for everyone) stop after MAX_TURNS_WITHOUT_DECISION with a ruleset error at the step; validate reports
+    it at the step's file:line:col."""
+    from cardspec.engine.steps.turns import MAX_TURNS_WITHOUT_DECISION
+    from cardspec.validate import validate_ruleset
+    err = _refused_at_play(tmp_path, _NO_BET, players=3)
+    assert f"{MAX_TURNS_WITHOUT_DECISION:,} turns in a row" in str(err) and "step 'bets'" in str(err)
+    assert err.code == "ruleset/runtime"
+    path = tmp_path / "child.yaml"
+    problems, status = validate_ruleset(str(path), play=False)
+    assert status == 1 and len(problems) == 1, problems
+    assert problems[0].file.endswith("red-dog-casino.yaml") and "id: bets" in problems[0].source_line
+    assert "turns in a row" in problems[0].message
+
+
+def _listing_ruleset(params: str, each: int = 26) -> str:
+    return f'''\
+name: listing
+players: {{min: 2, max: 2}}
+deck:
+  ranks: [2, 3, 4, 5, 6, 7, 8, 9, T, J, Q, K, A]
+  suits: [S, H, D, C]
+zones:
+  hand: {{owner: seat, visibility: owner}}
+  table: {{visibility: all}}
+counters:
+  pts: {{per: match}}
+actions:
+  lay:
+    params:
+{params}
+    effects:
+      - move: {{from: "hand[seat]", to: table, cards: group}}
+deal:
+  - shuffle: {{}}
+  - deal: {{to: hand, each: {each}}}
+  - turns:
+      first: 0
+      until: count(table) > 40
+      turn:
+        - one: lay
+match:
+  deals: 1
+  score: pts
+'''
+
+
+def test_a_cards_parameter_listing_is_capped(tmp_path):
+    """Any 1 to 26 of 26 cards is 67 million sets: listing stops with a ruleset error at the step (MAX_LISTED,
+    docs/rulesets.md Caps) instead of exhausting memory; 1 to 3 of them (2,951 sets) list as before."""
+    from cardspec.engine.steps.turns import MAX_LISTED
+    err = _refused_at_play(tmp_path, _listing_ruleset("      group: {cards: hand, count: {min: 1, max: 26}}"), players=2)
+    assert f"more than {MAX_LISTED:,} moves" in str(err) and err.code == "ruleset/runtime"
+    game, _ = _load(tmp_path, _listing_ruleset("      group: {cards: hand, count: {min: 1, max: 3}}"),
+                    players=2, name="small.yaml")
+    assert len(game.new_state(seed=1).legal_actions()) == 26 + 325 + 2600
+
+
+def test_several_number_parameters_together_are_capped(tmp_path):
+    """Two number parameters of 10,000 values each (each within its own cap) make 10**8 combinations: the
+    listing counts them and stops with a ruleset error past MAX_LISTED, whatever `legal:` says."""
+    from cardspec.engine.steps.turns import MAX_LISTED
+    params = ("      group: {cards: hand}\n      a: {number: {min: 1, max: 10000}}\n"
+              "      b: {number: {min: 1, max: 10000}}\n    legal: a == b")
+    err = _refused_at_play(tmp_path, _listing_ruleset(params), players=2)
+    assert f"more than {MAX_LISTED:,} moves" in str(err) and "the action lay" in str(err)
+    small = params.replace("max: 10000", "max: 3")
+    game, _ = _load(tmp_path, _listing_ruleset(small), players=2, name="small.yaml")
+    assert len(game.new_state(seed=1).legal_actions()) == 26 * 3
+
+
+def test_validate_reports_its_cpu_budget_at_the_running_step(tmp_path, monkeypatch):
+    """However a check loops (a fault of the engine not found yet), validate stops after VALIDATE_SECONDS
+    of CPU with a problem (code ruleset/over_budget) at the step that was running, never a hang; the
+    interruption does not leak out of validate."""
+    import cardspec.validate as v
+    from cardspec.engine.steps.turns import Turns
+    monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.3)
+
+    def spin(self, s):
+        while True:
+            pass
+    monkeypatch.setattr(Turns, "_run", spin)
+    problems, status = v.validate_ruleset("red-dog-casino")
+    assert status == 1 and [p.code for p in problems] == ["ruleset/over_budget"], problems
+    assert "id: bets" in problems[0].source_line and "compiling for 1 players" not in problems[0].message
+    assert "0.3 s of CPU" in problems[0].message and "step 'bets'" in problems[0].message
+    monkeypatch.undo()
+    monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.3)
+    monkeypatch.setattr(v, "_random_games", lambda games, problems: spin(None, None))
+    problems, status = v.validate_ruleset("hearts")
+    assert status == 1 and "playing random games" in problems[0].message and problems[0].line >= 1
+    monkeypatch.undo()
+    sum(range(3_000_000))   # (no interruption left pending in this thread)
+    assert v.validate_ruleset("hearts", play=False) == ([], 0)

@@ -16,7 +16,7 @@ def test_every_builtin_gives_a_variant_that_validates_and_lists_its_options(tmp_
         assert f"extends: {base}\nname: my-{base}\n" in text
         for opt in read_ruleset(base).options:
             assert f"#   {opt}: {{default: " in text, (base, opt)
-        problems, status = validate_ruleset(str(tmp_path / f"my-{base}.yaml"), play=False)
+        problems, status = validate_ruleset(str(tmp_path / f"my-{base}.yaml"))
         assert status == 0 and problems == [], (base, problems)
         rs = read_ruleset(str(tmp_path / f"my-{base}.yaml"))
         assert rs.name == f"my-{base}" and rs.data["deal"] == read_ruleset(base).data["deal"]
@@ -41,7 +41,7 @@ def test_a_variant_of_a_file_in_another_folder_extends_it_by_relative_path(tmp_p
     res = CliRunner().invoke(main, ["new", "mine", "--from", str(base)])
     assert res.exit_code == 0, res.output
     assert "extends: ../lib/base.yaml" in (out / "mine.yaml").read_text()
-    assert validate_ruleset(str(out / "mine.yaml"), play=False)[1] == 0
+    assert validate_ruleset(str(out / "mine.yaml"))[1] == 0
 
 
 def test_bad_names_existing_files_and_unknown_bases_are_clear_errors(tmp_path, monkeypatch):

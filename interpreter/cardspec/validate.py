@@ -15,6 +15,9 @@ What play will meet is checked before anyone plays (issue 16, "Validate what pla
    ``PLAY_SECONDS`` of CPU time per ruleset), so a ruleset that crashes or gets stuck in ordinary play is refused
    with the step where it happened.
 
+All of it runs within ``VALIDATE_SECONDS`` of CPU time per ruleset: past it validation stops with a
+problem (code ``ruleset/over_budget``) at the step it was in, never a hang.
+
 Problems that several player counts share are reported once; a problem at a place the schema already
 complained about is not repeated. After the schema refused something, only the smallest player count is
 compiled; after a count that fails to compile, only the largest is tried besides (the counts between
@@ -38,6 +41,73 @@ MAX_ACTIONS = 3000
 PLAY_SECONDS = 1.0
 #: Option values tried besides the defaults (each at the smallest and largest player count).
 MAX_OPTION_VARIANTS = 16
+#: CPU seconds for all the checks of one ruleset (every built-in takes well under 2 s): past them
+#: validation stops with a problem (code ``ruleset/over_budget``) at the step it was in, never a hang.
+VALIDATE_SECONDS = 10.0
+
+
+class OverBudget(BaseException):
+    """Raised in the validating thread when its checks ran past ``VALIDATE_SECONDS`` of CPU time
+    (``_cpu_limit``). A ``BaseException``: no ``except Exception`` of the engine turns it into a fault."""
+
+
+class _cpu_limit:
+    """``with _cpu_limit(seconds):`` raises ``OverBudget`` in the calling thread (at its next bytecode) once
+    it has spent ``seconds`` of its own CPU time in the block. A watcher thread reads the thread's CPU
+    clock every 0.05 s (where the platform has none, wall time, three times the budget). Works in any
+    thread, unlike a signal; a limit that fires just as the block ends is withdrawn, never raised later."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.fired = False
+
+    def __enter__(self):
+        import threading
+        self.ident = threading.get_ident()
+        self.lock = threading.Lock()
+        self.done = threading.Event()
+        try:
+            clock = time.pthread_getcpuclockid(self.ident)
+            start = time.clock_gettime(clock)
+
+            def used():
+                return time.clock_gettime(clock) - start
+            limit = self.seconds
+        except (AttributeError, OSError):
+            start = time.monotonic()
+
+            def used():
+                return time.monotonic() - start
+            limit = 3 * self.seconds
+
+        def watch():
+            while not self.done.wait(0.05):
+                try:
+                    over = used() > limit
+                except OSError:   # the thread has ended
+                    return
+                if over:
+                    with self.lock:
+                        if not self.done.is_set():
+                            self.fired = True
+                            _async_raise(self.ident, OverBudget)
+                    return
+        self.watcher = threading.Thread(target=watch, name="cardspec-validate-limit", daemon=True)
+        self.watcher.start()
+        return self
+
+    def __exit__(self, *exc):
+        with self.lock:
+            self.done.set()
+            if self.fired:   # raised already, or still pending: withdraw a pending one
+                _async_raise(self.ident, None)
+        self.watcher.join()
+        return False
+
+
+def _async_raise(ident: int, exc):
+    import ctypes
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(exc) if exc else None)
 
 
 def validate_ruleset(name_or_path: str, options: dict | None = None, play: bool = True):
@@ -50,10 +120,38 @@ def validate_ruleset(name_or_path: str, options: dict | None = None, play: bool 
     cardspec) becomes one problem with code ``internal/error`` and a bug-report
     hint, status 1.
     """
+    where = {}   # what the checks are doing (``_validate`` keeps it up to date): for an over-budget problem
     try:
-        return _validate(name_or_path, options, play)
+        with _cpu_limit(VALIDATE_SECONDS):
+            return _validate(name_or_path, options, play, where)
+    except OverBudget as e:
+        return [_over_budget(name_or_path, where, e)], 1
     except Exception as e:  # noqa: BLE001 - no Python exception reaches a user
         return [internal_problem(str(name_or_path), e)], 1
+
+
+def _over_budget(name_or_path, where: dict, e: BaseException) -> Problem:
+    """The problem for checks stopped by ``VALIDATE_SECONDS``: at the step that was running (the innermost
+    ``Step`` in the traceback), else at the top of the file, saying what was being checked."""
+    from .engine.steps.base import Step
+    step = None
+    tb = e.__traceback__
+    while tb is not None:
+        me = tb.tb_frame.f_locals.get("self")
+        if isinstance(me, Step):
+            step = me
+        tb = tb.tb_next
+    rs = where.get("ruleset")
+    doing = where.get("doing", "reading the ruleset")
+    message = (f"validation stopped after {VALIDATE_SECONDS:g} s of CPU time, {doing}" + (
+        f", in step '{step.name}'" if step is not None else "") + ": a loop of the rules that does not end, or "
+        "rules too costly to check")
+    hint = "cardspec validate --quick skips the option extremes and random games"
+    if rs is not None:
+        p = rs.problem(tuple(step.path) if step is not None else (), message, hint)
+    else:
+        p = Problem(str(name_or_path), 1, 1, message, hint)
+    return dataclasses.replace(p, code="ruleset/over_budget")
 
 
 def internal_problem(file: str, e: BaseException, line: int = 0, col: int = 0, during: str = "") -> Problem:
@@ -64,7 +162,7 @@ def internal_problem(file: str, e: BaseException, line: int = 0, col: int = 0, d
                    + (f": {detail}" if detail else ""), BUG_HINT, code="internal/error")
 
 
-def _validate(name_or_path: str, options: dict | None = None, play: bool = True):
+def _validate(name_or_path: str, options: dict | None = None, play: bool = True, where: dict | None = None):
     from .engine import Game
     from .rules import read_ruleset
 
@@ -74,6 +172,8 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True)
         return e.problems, (2 if getattr(e, "code", "") == "ruleset/not_found" else 1)
     except RecursionError:
         return [Problem(str(name_or_path), 1, 1, "the ruleset is nested too deeply to read")], 1
+    where = where if where is not None else {}
+    where["ruleset"] = rs
     problems = list(rs.problems)
     schema_failed = bool(problems)
     lo, hi = rs.players
@@ -99,6 +199,7 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True)
     for n in counts:
         if failed and n != counts[-1]:   # after a count that fails, only the largest may add its own
             continue
+        where["doing"] = f"compiling for {n} players"
         try:
             game = Game(rs, n, options)
         except RulesetError as e:
@@ -117,10 +218,12 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True)
         if bad_default or schema_failed:   # dealing would only meet consequences of what was refused
             continue
         games[n] = game
+        where["doing"] = f"dealing every deal of the schedule for {n} players"
         _deal_every_shape(game, problems, deal_failed)
     if play and not problems and games:
-        _option_extremes(rs, options, sorted({min(games), max(games)}), problems, deal_failed)
+        _option_extremes(rs, options, sorted({min(games), max(games)}), problems, deal_failed, where)
         if not problems:
+            where["doing"] = "playing random games"
             _random_games(games, problems)
     if not problems and games:
         problems.extend(_unread_options(rs, options, games))
@@ -204,7 +307,7 @@ def _deal_every_shape(game, problems: list, seen: set, prefix: str = ""):
             return
 
 
-def _option_extremes(rs, options, counts, problems: list, seen: set):
+def _option_extremes(rs, options, counts, problems: list, seen: set, where: dict):
     """Compile and deal (every deal shape) with each option at its extremes (module doc, item 4)."""
     from .engine import Game
     base = dict(options or {})
@@ -212,6 +315,7 @@ def _option_extremes(rs, options, counts, problems: list, seen: set):
         shown = ("true" if v else "false") if isinstance(v, bool) else v
         prefix = f"with --option {name}={shown}: "
         for n in counts:
+            where["doing"] = f"with --option {name}={shown} for {n} players"
             try:
                 game = Game(rs, n, {**base, name: v})
             except RulesetError as e:

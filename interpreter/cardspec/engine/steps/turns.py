@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import ast
 import itertools
+import math
 
 from ..compiler import Compiler, SEAT_ZONE, ZONE
 from ..effects import END_LEVELS, effects_source
@@ -68,9 +69,28 @@ class _Action:
                  "secret", "legal_text", "never")
 
 
+#: The most card sets (or sequences) one ``cards:`` parameter may be listed from at once, and the most
+#: combinations of parameter values one action's listing may try (docs/rulesets.md, "Caps"): the counts
+#: depend on the hand, so they are checked when the moves are listed; past them the game stops with a
+#: ``RuleFault`` at the step rather than run for hours or exhaust memory.
+MAX_LISTED = 2_000_000
+
+
+def _listing_too_large(what: str):
+    raise RuleFault(f"{what} would list more than {MAX_LISTED:,} moves at once (docs/rulesets.md, Caps)")
+
+
 def _distinct(make, pool, kmin, kmax, key):
-    """Distinct card tuples of sizes kmin..kmax from ``pool`` made by ``make`` (identical faces give one)."""
+    """Distinct card tuples of sizes kmin..kmax from ``pool`` made by ``make`` (identical faces give one).
+    Raises ``RuleFault`` when ``make`` would give more than ``MAX_LISTED`` tuples."""
     pool = sorted(pool, key=key)
+    size = len(pool)
+    count_of = math.perm if make is itertools.permutations else math.comb
+    total = 0
+    for k in range(max(kmin, 0), min(kmax, size) + 1):
+        total += count_of(size, k)
+        if total > MAX_LISTED:
+            _listing_too_large(f"a cards parameter ({kmin} to {kmax} of {size} cards)")
     out = []
     seen = set()
     for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
@@ -146,6 +166,11 @@ def _literal(comp, text, path, want, params=()):
         return None
     return value if isinstance(value, (bool, int)) else None
 
+
+#: The most turns the step may run in a row with no seat to decide (automatic phases only, or no legal
+#: action in any phase): past them the game stops with a ``RuleFault`` (docs/rulesets.md, "Caps") rather
+#: than turn for ever, as a bet range that is empty for every seat would.
+MAX_TURNS_WITHOUT_DECISION = 10_000
 
 #: The most values a ``number:`` parameter may offer at once (docs/rulesets.md, "Caps"): its min, max and
 #: step are expressions, so the count is checked when the values are listed.
@@ -414,13 +439,17 @@ class Turns(Step):
         for head, _ in loops:
             lines.append(ind + head)
             ind += "    "
+        if len(loops) > 1:   # each loop is bounded; their product is counted (MAX_LISTED)
+            lines.insert(1, "_n = 0")
+            what = f"the action {a.name} (its parameters together)"
+            lines += [ind + "_n += 1", ind + f"if _n > {MAX_LISTED}: _t_over({what!r})"]
         lines.append(ind + (f"if {lsrc}: out.append({args})" if lsrc != "True" else f"out.append({args})"))
         lines.append("return out")
         # the same loops making the internal moves (action index, args) at once (_moves)
         mlines = lines[:-2] + [lines[-2].replace(f"out.append({args})", f"out.append((p_index, {args}))"), "return out"]
         ns = comp.ns
         ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
-                  _t_cands=_candidates, _t_distinct=_distinct_values,
+                  _t_cands=_candidates, _t_distinct=_distinct_values, _t_over=_listing_too_large,
                   _t_choose=lambda vals, k: list(itertools.combinations(_distinct_values(vals), k)))
         a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
         a.moves_fn = comp.function("", (("seat", INT), ("index", INT)), statements=mlines)
@@ -497,6 +526,7 @@ class Turns(Step):
         """Run automatic phases until a seat must decide (True) or the step is over (False)."""
         ts = s.ts
         phases = self.phases
+        turns = 0   # turns begun since the last decision
         while True:
             e = ts[END]
             if e:
@@ -505,6 +535,11 @@ class Turns(Step):
                 ts[END] = 0
                 ts[PH] = self.nph
             if ts[PH] >= self.nph:
+                turns += 1
+                if turns > MAX_TURNS_WITHOUT_DECISION:
+                    raise RuleFault(f"{turns - 1:,} turns in a row passed with no seat to decide (every phase "
+                                    "skipped, without a legal action or automatic), and until: had not ended the "
+                                    f"step: at most {MAX_TURNS_WITHOUT_DECISION:,} (docs/rulesets.md, Caps)")
                 if not self._next_turn(s):
                     return False
                 continue
