@@ -80,9 +80,9 @@ def test_play_a_whole_hearts_deal_by_clicking(base_url, browser):
     assert clicks == 16 and kinds == {"pass", "card"}          # 3 passes, 13 tricks
     result = page.inner_text("#result")
     assert result.startswith("Game over.")
-    scores = page.eval_on_selector_all("#scores tr", "rows => rows.map(r => r.innerText)")
+    scores = page.eval_on_selector_all("#scores tr.side", "rows => rows.map(r => r.innerText)")
     assert len(scores) == 4 and scores[0].startswith("You")
-    points = [int(re.split(r"\s+", s.strip())[-1]) for s in scores]
+    points = [int(x) for x in page.eval_on_selector_all("#scores tr.side td:nth-child(2)", "tds => tds.map(t => t.innerText)")]
     assert sum(points) in (26, 78)                              # every heart and the Q♠, or a shot moon
     log = page.inner_text("#log")
     assert log.count("Trick ") == 13 and "Game over" in log
@@ -121,6 +121,199 @@ def test_cancellation_black_lady_with_seven_bots(base_url, browser):
     assert page.get_attribute("body", "data-turn") == "over"
     assert confirmed and confirmed[0].startswith("pass ") and len(confirmed[0].split()) == 3
     assert page.inner_text("#result").startswith("Game over.")
-    assert len(page.query_selector_all("#scores tr")) == 8
+    assert len(page.query_selector_all("#scores tr.side")) == 8
     assert not problems, problems
+    page.close()
+
+
+# ---------- issue 23 item 2: every game family at the table, by clicking ----------
+SHOTS = os.environ.get("CARDSPEC_SCREENSHOTS")   # a folder: save a screenshot of each family there (docs/browser/)
+
+
+def shot(page, name):
+    if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
+        page.screenshot(path=os.path.join(SHOTS, name + ".png"))
+
+
+def sit_down(browser, base_url, ruleset, players, seat, seed, options=None):
+    """Open the lobby and sit at a new table with bots through the form (seed fixed: the same cards each run)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.problems = []
+    page.on("pageerror", lambda e: page.problems.append(str(e)))
+    page.goto(base_url)
+    page.select_option("#ruleset", ruleset)
+    page.select_option("#players", str(players))
+    page.select_option("#my-seat", str(seat))
+    page.fill("#seed", str(seed))
+    for name, value in (options or {}).items():
+        page.fill(f"#options [data-option={name}]", str(value))
+    page.select_option("#bot-delay", "0")
+    page.click("#create")
+    my_turn(page)
+    return page
+
+
+def my_turn(page):
+    page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
+    return page.get_attribute("body", "data-turn") == "mine"
+
+
+def click_and_wait(page, selector):
+    """Click and wait for the table to move on (a new version of the view), then for my turn."""
+    version = page.get_attribute("body", "data-version")
+    page.click(selector)
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
+    return my_turn(page)
+
+
+def pretty(code):
+    return ("10" if code[0] == "T" else code[:-1]) + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[code[-1]]
+
+
+def log_lines(page):
+    return page.eval_on_selector_all("#log li", "lis => lis.map(li => li.innerText)")
+
+
+def test_burraco_turn_with_a_meld_and_a_lay_off(base_url, browser):
+    """A Burraco turn by clicking (docs/burraco.md): draw, select A♣ K♣ Q♣ and confirm the meld, click the new meld
+    and then J♣ to lay it off, done, discard. Seed 15: seat 1 acts first and draws J♣ onto A♣ K♣ Q♣."""
+    page = sit_down(browser, base_url, "burraco", 4, 1, 15)
+    # the discard pile shows its top card face up (not a face-down card with a count), the stock its count
+    top = page.get_attribute("#zones .zone[data-zone=discard] .card.top", "data-code")
+    assert top and page.text_content("#zones .zone[data-zone=discard] h3").endswith("(1 card)")
+    assert "cards)" in page.text_content("#zones .zone[data-zone=stock] h3")
+    click_and_wait(page, "#actions button[data-action=draw]")
+    for code in ("AC", "KC", "QC"):
+        page.click(f"#hand .card.legal[data-code={code}]")
+    confirm = page.query_selector("#actions button.confirm")
+    assert confirm.get_attribute("data-action") == "meld AC KC QC"
+    assert "Selected: A\u2663 K\u2663 Q\u2663" in page.inner_text("#prompt")
+    click_and_wait(page, "#actions button.confirm")
+    # the meld is on the table under my team, numbered 1, and is a lay-off target
+    meld = "#melds .meld-group[data-owner='1'] .meld[data-meld='1']"
+    assert "Team 2 (You, Seat 3 (bot)) \u2014 1 meld" in page.text_content("#melds .meld-group[data-owner='1'] h3")
+    assert page.eval_on_selector_all(meld + " .card", "cs => cs.map(c => c.dataset.code)") == ["QC", "KC", "AC"]
+    page.click(meld + ".target")
+    assert "chosen" in page.get_attribute(meld, "class")
+    # only the cards that fit meld 1 stay highlighted: J♣ and the wild 2♥
+    assert page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)") == ["2H", "JC"]
+    page.click("#hand .card.legal[data-code=JC]")
+    shot(page, "burraco")
+    click_and_wait(page, "#actions button.confirm[data-action='lay off 1 JC']")
+    assert sorted(page.eval_on_selector_all(meld + " .card", "cs => cs.map(c => c.dataset.code)")) == \
+        sorted(["AC", "KC", "QC", "JC"])
+    click_and_wait(page, "#actions button[data-action=done]")
+    discard = page.get_attribute("#hand .card.legal", "data-code")
+    click_and_wait(page, f"#hand .card.legal[data-code={discard}]")   # one card, one action: discarded at once
+    log = log_lines(page)
+    assert "You: meld A\u2663 K\u2663 Q\u2663" in log and "You: lay off 1 J\u2663" in log, log
+    assert not any(line.startswith(("Action", "Turn")) or "action:" in line for line in log), log
+    facts = page.inner_text("#facts")
+    assert "went out" not in facts and "in flight" not in facts and "phase" not in facts, facts
+    # team scores are labelled by team
+    assert page.eval_on_selector_all("#scores tr.side th", "ths => ths.map(t => t.innerText)") == \
+        ["Team 1 (Seat 0 (bot), Seat 2 (bot))", "Team 2 (You, Seat 3 (bot))"]
+    assert not page.problems, page.problems
+    page.close()
+
+
+def test_red_dog_bet_with_a_number_field(base_url, browser):
+    """A Red Dog raise as one number field with its range (not a button per amount), stepped with + and sent by
+    clicking; a typed illegal amount shows the rule's short reason (../shared/rules/red-dog.md). Seed 5: seat 2 first."""
+    page = sit_down(browser, base_url, "red-dog", 3, 2, 5)
+    assert page.eval_on_selector_all("#actions button[data-action^=raise]", "bs => bs.length") == 1
+    assert page.inner_text(".number-choice[data-verb=raise] .range") == "from 10 to 30 in steps of 5"
+    assert page.get_attribute(".number-choice[data-verb=raise] input", "min") == "10"
+    # an illegal amount typed in the action box: the reason in the rule's words, the state unchanged
+    version = page.get_attribute("body", "data-version")
+    page.fill("#action-text", "raise 7")
+    page.press("#action-text", "Enter")
+    page.wait_for_selector("#reason:not([hidden])", timeout=20000)
+    reason = page.inner_text("#reason")
+    assert reason.startswith("Not allowed:") and "10 to 30 in steps of 5" in reason and "legal:" not in reason, reason
+    assert page.get_attribute("body", "data-version") == version
+    page.click(".number-choice[data-verb=raise] button.up")
+    page.click(".number-choice[data-verb=raise] button.up")
+    assert page.inner_text(".number-choice[data-verb=raise] button.number-go") == "raise 20"
+    shot(page, "red-dog")
+    click_and_wait(page, ".number-choice[data-verb=raise] button.number-go")
+    log = log_lines(page)
+    assert "You: raise 20" in log, log
+    assert any("bets 20" in line for line in log), log   # the ruleset's own line for its event
+    facts = page.inner_text("#facts")
+    assert "armed" not in facts and "lo" not in facts.split(), facts
+    assert not page.problems, page.problems
+    page.close()
+
+
+def test_oh_hell_bid_with_a_number_field(base_url, browser):
+    """An Oh Hell bid (../shared/rules/vanishing-whist.md) as a number field 0..12 stepped by clicking. Seed 5."""
+    page = sit_down(browser, base_url, "oh-hell", 4, 1, 5, {"deals": 1})
+    box = ".number-choice[data-verb=bid]"
+    assert page.get_attribute(box + " input", "max") == "12"
+    for _ in range(3):
+        page.click(box + " button.up")
+    assert page.inner_text(box + " button.number-go") == "bid 3"
+    page.click(box + " button.down")
+    shot(page, "oh-hell")
+    click_and_wait(page, box + " button.number-go")
+    assert "You bid 2" in log_lines(page)
+    assert not page.problems, page.problems
+    page.close()
+
+
+def test_eleusis_play_with_a_declaration(base_url, browser):
+    """An Eleusis play of several cards in order with a declaration (docs/eleusis.md): three clicks select the
+    cards (numbered in order), and the confirm buttons offer success or failure. The legal list of a 1-4 card
+    ordered play is cut by the server (legal_more); the page asks for the actions that continue the selection."""
+    page = sit_down(browser, base_url, "eleusis-prophets", 4, 1, 5)
+    assert page.evaluate("S.view.legal_more") is True
+    codes = page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)")
+    picked = []
+    for _ in range(3):
+        code = next(c for c in page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)")
+                    if c not in picked or codes.count(c) > picked.count(c))
+        page.click(f"#hand .card.legal[data-code='{code}']")
+        picked.append(code)
+        page.wait_for_selector(f"#hand .card.selected >> nth={len(picked) - 1}")
+    want = "play " + " ".join(picked) + " success"
+    page.wait_for_selector(f"#actions button.confirm[data-action='{want}']", timeout=20000)
+    assert page.eval_on_selector_all("#actions button.confirm", "bs => bs.map(b => b.dataset.action)") == \
+        [want, want.replace("success", "failure")]
+    shot(page, "eleusis")
+    click_and_wait(page, f"#actions button.confirm[data-action='{want}']")
+    log = log_lines(page)
+    assert "You: " + " ".join(["play"] + [c for c in picked]).replace("play ", "play ", 1) in " ".join(log) or \
+        any(line.startswith("You: play") and line.endswith("success") for line in log), log
+    assert not page.problems, page.problems
+    page.close()
+
+
+# the card has left my hand (one pack: the card I played or passed)
+MY_CARD_GONE = "code => !myHand(S.view).includes(code)"
+
+
+def test_hearts_by_keyboard(base_url, browser):
+    """Keyboard play: the arrow keys move between the highlighted cards and Enter plays (or passes) the one in
+    focus; a typed card code (e.g. q then s) plays that card. The three passes and five tricks, turn about."""
+    page = sit_down(browser, base_url, "hearts", 4, 0, 3, {"deals": 1})
+    for turn in range(8):
+        assert my_turn(page)
+        version = page.get_attribute("body", "data-version")
+        legal = page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)")
+        if turn % 2:
+            page.keyboard.press("ArrowRight")          # focus moves along the highlighted cards (and wraps)
+            page.keyboard.press("ArrowLeft")
+            sent = page.evaluate("document.activeElement.dataset.code")
+            assert sent in legal, (sent, legal)
+            page.keyboard.press("Enter")
+        else:
+            sent = legal[-1]
+            page.keyboard.type(sent.lower())
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
+        assert page.evaluate(MY_CARD_GONE, sent), sent      # the card in focus (or typed) is the one sent
+    shot(page, "hearts")
+    assert len(page.query_selector_all("#hand .card")) == 13 - 3 + 3 - 5
+    assert not page.problems, page.problems
     page.close()

@@ -262,7 +262,9 @@ def check_message(msg: dict, direction: str = "client") -> None:
 # ---- rulesets and games ------------------------------------------------------------------
 @functools.lru_cache(maxsize=1)
 def ruleset_catalogue() -> list:
-    """Built-in rulesets: ``[{"name", "title", "players": {"min", "max"}, "options": {name: spec}}]``.
+    """Built-in rulesets: ``[{"name", "title", "players": {"min", "max"}, "options": {name: spec}}]``, with
+    ``teams`` (lists of seats, when the ruleset fixes partnerships) and ``log`` (event type → the ruleset's
+    ``{field}`` line for it) when the ruleset has them.
 
     A built-in file that does not load (a ruleset being written) is left out.
     """
@@ -276,8 +278,15 @@ def ruleset_catalogue() -> list:
         lo, hi = rs.players
         opts = {k: {kk: vv for kk, vv in v.items() if kk in ("type", "default", "min", "max", "values", "help")}
                 for k, v in (rs.options or {}).items()}
-        out.append({"name": name, "title": rs.title, "players": {"min": lo, "max": hi, "default": rs.default_players},
-                    "options": opts})
+        entry = {"name": name, "title": rs.title, "players": {"min": lo, "max": hi, "default": rs.default_players},
+                 "options": opts}
+        teams = (rs.data.get("match") or {}).get("teams")
+        if isinstance(teams, list) and all(isinstance(t, list) and all(type(x) is int for x in t) for t in teams):
+            entry["teams"] = teams          # fixed partnerships: a client labels team scores and melds by them
+        log = rs.data.get("log")
+        if isinstance(log, dict):           # the ruleset's own log lines ({field} templates) for its events
+            entry["log"] = {str(k): str(v) for k, v in log.items()}
+        out.append(entry)
     return out
 
 

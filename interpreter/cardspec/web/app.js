@@ -5,13 +5,11 @@
 const $ = (sel, el = document) => el.querySelector(sel);
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
 const SUIT_ORDER = ["S", "H", "C", "D"];     // alternating colours
-const KNOWN_VIEW_KEYS = new Set(["seat", "players", "deal", "dealer", "to_act", "terminal", "step", "zones",
-  "counters", "vars", "trick", "leader", "led_suit", "trump", "scores", "step_index", "system",
-  "legal_actions", "legal_count", "legal_more", "log", "display"]);
 
 const S = {
   rulesets: [], table: null, token: null, seat: null, bots: [], view: null, version: -1,
-  events: [], ws: null, selected: [], title: "",
+  events: [], ws: null, selected: [], title: "", target: null, extra: new Set(), asked: new Set(),
+  lastDeal: null, reason: "", focusKey: null, rs: {}, numbers: {},
 };
 
 // ---------- cards ----------
@@ -130,6 +128,8 @@ async function createTable(ev) {
   for (let s = 0; s < players; s++) if (s !== seat) bots.push(s);
   const body = { ruleset: $("#ruleset").value, players, options: chosenOptions(), bots,
     bot_delay: parseFloat($("#bot-delay").value) };
+  const seed = $("#seed").value.trim();
+  if (seed) body.seed = /^\d+$/.test(seed) ? parseInt(seed, 10) : seed;    // a fixed deal, to replay or share
   const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body) });
   const m = await r.json();
@@ -164,7 +164,8 @@ function send(msg) {
 }
 function join(table, token) {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
-  Object.assign(S, { table, token, seat: null, view: null, version: -1, events: [], selected: [] });
+  Object.assign(S, { table, token, seat: null, view: null, version: -1, events: [], selected: [], target: null,
+    extra: new Set(), asked: new Set(), lastDeal: null, reason: "", focusKey: null });
   $("#lobby").hidden = true;
   $("#table").hidden = false;
   $("#log").innerHTML = "";
@@ -178,20 +179,32 @@ function join(table, token) {
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
   ws.onclose = () => status("disconnected — reload to reconnect", true);
 }
+// "seat 1: 'AH' is not legal: REASON; legal: …" → REASON (the rule's own words, without the list)
+function shortReason(message) {
+  let m = /is not legal:\s*(.*?)(?:;\s*legal:[\s\S]*)?$/.exec(message || "");
+  let text = m ? m[1] : (message || "");
+  text = text.replace(/^not legal:\s*/, "");
+  return text.length > 240 ? text.slice(0, 237) + "\u2026" : text;
+}
 function onMessage(m) {
   if (m.type === "joined") {
-    S.seat = m.seat; S.bots = m.info.bots;
+    S.seat = m.seat; S.bots = m.info.bots; S.ruleset = m.info.ruleset;
     const rs = S.rulesets.find(r => r.name === m.info.ruleset);
+    S.rs = rs || {};
     S.title = (rs ? rs.title : m.info.ruleset) + " \u2014 " + m.info.players + " players";
     $("#title").textContent = S.title + (m.seat === null ? " (watching)" : "");
     status("");
   } else if (m.type === "update") {
+    const moved = m.version !== S.version;
     S.view = m.view; S.version = m.version;
-    for (const ev of m.events) { S.events.push(ev); appendLog(ev); }
-    S.selected = [];
+    for (const ev of m.events) { S.events.push(ev); if (ev.type === "deal_score") S.lastDeal = ev; appendLog(ev); }
+    if (moved) { S.selected = []; S.target = null; S.extra = new Set(); S.asked = new Set(); S.reason = ""; }
     render();
+  } else if (m.type === "legal") {
+    if (m.version === S.version) { for (const a of m.actions) S.extra.add(a); render(); }
   } else if (m.type === "error") {
-    status(m.message, true);
+    if (m.code === "action/illegal") { S.reason = shortReason(m.message); status(""); }
+    else status(m.message, true);
     if (m.code === "table/not_found" || m.code === "auth/bad_token") backToLobby();
     else render();
   } else if (m.type === "closed") {
@@ -208,32 +221,103 @@ function backToLobby() {
 }
 function act(action) {
   status("");
+  S.reason = "";
   send({ type: "act", table: S.table, token: S.token, action });
 }
 
+// ---------- sides: seats and teams ----------
+function teams() { return Array.isArray(S.rs && S.rs.teams) ? S.rs.teams : null; }
+function myTeam() { const t = teams(); return t ? t.findIndex(x => x.includes(S.seat)) : -1; }
+function teamName(k) {
+  const t = teams();
+  if (!t || !t[k]) return seatName(k);
+  return "Team " + (k + 1) + " (" + t[k].map(seatName).join(", ") + ")";
+}
+// a key of scores / of a melds zone: a team when the ruleset fixes teams and the keys are teams
+function sideName(k, nkeys) {
+  const t = teams();
+  return t && nkeys === t.length ? teamName(+k) : seatName(+k);
+}
+
 // ---------- legal actions ----------
-// A card action is "[verb] CARD CARD …" whose cards all come from my hand (duplicates counted).
+// Actions are text: leading words (the verb) then parameters: card codes, whole numbers, words.
+// A card action's cards all come from my hand (duplicates counted); a number before them names a
+// target (a meld to lay off onto); a word after them is a declaration chosen when confirming.
+const CARD_RE = /^(?:[2-9TJQKA][SHDC]|JK)$/;
 function myHand(view) {
   const z = view.zones.hand;
   if (z && Array.isArray(z[String(S.seat)])) return z[String(S.seat)];
   for (const zone of Object.values(view.zones)) {
-    if (zone && !Array.isArray(zone) && Array.isArray(zone[String(S.seat)]) && !("count" in zone)) return zone[String(S.seat)];
+    if (zone && !Array.isArray(zone) && Array.isArray(zone[String(S.seat)]) && !("count" in zone)
+        && !Array.isArray(zone[String(S.seat)][0])) return zone[String(S.seat)];
   }
   return [];
 }
 function counts(list) { const m = new Map(); for (const c of list) m.set(c, (m.get(c) || 0) + 1); return m; }
 function within(sub, sup) { for (const [c, n] of sub) if ((sup.get(c) || 0) < n) return false; return true; }
+function sameCounts(a, b) { return a.size === b.size && within(a, b); }
+function parseAction(text) {
+  const toks = text.trim().split(/\s+/);
+  let i = 0;
+  const verb = [];
+  while (i < toks.length && !CARD_RE.test(toks[i]) && !/^-?\d+$/.test(toks[i])) verb.push(toks[i++]);
+  const rest = toks.slice(i);
+  const a = { text, verb: verb.join(" "), num: null, cards: [], tail: null, kind: "button" };
+  if (!rest.length) return a;
+  let j = 0;
+  if (/^-?\d+$/.test(rest[0])) { a.num = parseInt(rest[0], 10); j = 1; }
+  while (j < rest.length && CARD_RE.test(rest[j])) a.cards.push(rest[j++]);
+  if (j === rest.length - 1 && a.cards.length && !CARD_RE.test(rest[j]) && !/^-?\d+$/.test(rest[j])) a.tail = rest[j++];
+  if (j !== rest.length) return a;                       // a shape drawn as a plain button
+  if (!a.cards.length) { if (a.num !== null && rest.length === 1) a.kind = "number"; return a; }
+  a.kind = "cards";
+  a.need = counts(a.cards);
+  return a;
+}
 function classify(legal, hand) {
-  const have = counts(hand), cardActions = [], other = [];
+  const have = counts(hand), cardActions = [], numbers = new Map(), other = [];
   for (const text of legal) {
-    const toks = text.split(/\s+/);
-    const first = have.has(toks[0]) ? 0 : 1;
-    const cards = toks.slice(first);
-    if (cards.length && cards.every(c => have.has(c)) && within(counts(cards), have)) {
-      cardActions.push({ text, verb: first ? toks[0] : "", cards, need: counts(cards) });
+    const a = parseAction(text);
+    if (a.kind === "cards" && within(a.need, have)) cardActions.push(a);
+    else if (a.kind === "number") {
+      if (!numbers.has(a.verb)) numbers.set(a.verb, []);
+      numbers.get(a.verb).push(a.num);
     } else other.push(text);
   }
-  return { cardActions, other };
+  for (const [verb, vals] of numbers) {            // a lone value is a plain button
+    if (vals.length === 1) { numbers.delete(verb); other.push(verb + " " + vals[0]); }
+  }
+  return { cardActions, numbers, other };
+}
+function allLegal(v) {
+  const legal = v.legal_actions || [];
+  if (!S.extra.size) return legal;
+  const seen = new Set(legal);
+  return legal.concat([...S.extra].filter(a => !seen.has(a)));
+}
+// the card actions that the selection (and the chosen target) can still grow into
+function candidatesFor(cardActions, sel, target) {
+  const selCounts = counts(sel);
+  return cardActions.filter(a => within(selCounts, a.need) && (target === null || a.num === target));
+}
+function exactFor(candidates, sel) {
+  const selCounts = counts(sel);
+  const exact = candidates.filter(a => a.cards.length === sel.length && sameCounts(a.need, selCounts));
+  const ordered = exact.filter(a => a.cards.join(" ") === sel.join(" "));
+  // ordered cards (a play whose order matters) list every order: keep the one clicked
+  return exact.some(a => exact.some(b => b !== a && b.verb === a.verb && b.num === a.num && b.tail === a.tail))
+    && ordered.length ? ordered : exact;
+}
+// A long legal list is cut by the server (legal_more): ask for the actions that continue the selection.
+function askMore(v, cardActions, sel) {
+  if (!v.legal_more || !sel.length) return;
+  const verbs = new Set(cardActions.map(a => a.verb + (a.num !== null ? " " + a.num : "")));
+  for (const verb of verbs) {
+    const prefix = (verb ? verb + " " : "") + sel.join(" ");
+    if (S.asked.has(prefix)) continue;
+    S.asked.add(prefix);
+    send({ type: "get_legal", table: S.table, token: S.token, prefix, limit: 500 });
+  }
 }
 
 // ---------- rendering ----------
@@ -243,15 +327,25 @@ function render() {
   const mine = !v.terminal && S.seat !== null && v.to_act === S.seat && Array.isArray(v.legal_actions);
   document.body.dataset.turn = v.terminal ? "over" : (mine ? "mine" : "wait");
   document.body.dataset.version = S.version;
+  const hand = myHand(v);
+  const model = classify(mine ? allLegal(v) : [], hand);
   renderSeats(v);
-  renderCenter(v);
-  renderMe(v, mine);
+  renderCenter(v, model, mine);
+  renderMe(v, mine, hand, model);
   renderScores(v);
+  restoreFocus();
+}
+function counterRows(v) {
+  // labelled counters from the view's display part (the ruleset's words); without one, the raw counters
+  const d = v.display;
+  if (d && Array.isArray(d.counters)) return d.counters.map(c => ({ label: c.label, by: c.by, values: c.values }));
+  return [];
 }
 function renderSeats(v) {
   const box = $("#seats");
   box.innerHTML = "";
   const played = new Map((v.trick || []).map(([s, c]) => [s, c]));
+  const rows = counterRows(v);
   for (let s = 0; s < v.players; s++) {
     const d = document.createElement("div");
     d.className = "seat" + (v.to_act === s ? " to-act" : "") + (s === S.seat ? " mine" : "");
@@ -260,24 +354,38 @@ function renderSeats(v) {
     if (v.dealer === s) { const b = document.createElement("span"); b.className = "dealer"; b.textContent = "dealer"; name.append(b); }
     d.append(name);
     const lines = [];
-    if (v.scores && String(s) in v.scores) lines.push("score " + v.scores[String(s)]);
-    for (const [cname, vals] of Object.entries(v.counters || {})) {
-      if (Array.isArray(vals) && vals.length === v.players && cname !== "score") lines.push(cname + " " + fmt(vals[s]));
+    for (const c of rows) {
+      if (c.by !== "seat") continue;
+      const val = (c.values.find(x => (x.seats || []).includes(s)) || {}).value;
+      if (val !== null && val !== undefined) lines.push(c.label + ": " + val);
     }
     for (const [zname, z] of Object.entries(v.zones)) {
       if (!z || Array.isArray(z) || "count" in z) continue;           // shared zones are drawn in the centre
-      const mineZ = z[String(s)];
-      if (mineZ === undefined) continue;
-      if (Array.isArray(mineZ)) {
-        if (s !== S.seat && mineZ.length && zname === "hand") lines.push(zname + ": " + mineZ.join(" "));
-        else if (s !== S.seat || zname !== "hand") lines.push(zname + " " + mineZ.length);
-      } else lines.push(zname + " " + mineZ.count + (mineZ.face_up ? " (" + mineZ.face_up.join(" ") + ")" : ""));
+      const zs = z[String(s)];
+      if (zs === undefined) continue;
+      if (Array.isArray(zs) && zs.length && Array.isArray(zs[0])) continue;   // melds: drawn in the centre
+      const label = zoneLabel(v, zname);
+      if (Array.isArray(zs)) {
+        if (s === S.seat && zname === "hand") continue;
+        if (zs.length) lines.push(label + ": " + zs.length + (zs.length === 1 ? " card" : " cards"));
+      } else if (zs.count || zs.face_up) {
+        lines.push(label + ": " + zs.count + (zs.count === 1 ? " card" : " cards") + (zs.face_up ? " (" + zs.face_up.map(pretty).join(" ") + ")" : ""));
+      }
     }
     for (const l of lines) { const p = document.createElement("div"); p.className = "stat"; p.textContent = l; d.append(p); }
     if (played.has(s)) { const p = document.createElement("div"); p.className = "played"; p.append(cardEl(played.get(s))); d.append(p); }
     box.append(d);
   }
 }
+function zoneLabel(v, name) {
+  const d = v.display && Array.isArray(v.display.zones) ? v.display.zones.find(z => z.name === name) : null;
+  return d && d.label ? d.label : name.replace(/_/g, " ");
+}
+function pretty(code) {
+  if (!CARD_RE.test(code)) return code;
+  return code === "JK" ? "\u2605" : (rankOf(code) === "T" ? "10" : rankOf(code)) + SUITS[suitOf(code)];
+}
+function prettyText(text) { return String(text).split(/\s+/).map(pretty).join(" "); }
 function trickRow(el, cards, winner, cancelled) {
   el.innerHTML = "";
   const cancel = counts(cancelled || []);
@@ -292,7 +400,12 @@ function trickRow(el, cards, winner, cancelled) {
     el.append(w);
   }
 }
-function renderCenter(v) {
+function isMelds(z) {
+  if (Array.isArray(z)) return z.length > 0 && Array.isArray(z[0]);
+  return z && typeof z === "object" && !("count" in z) &&
+    Object.values(z).some(x => Array.isArray(x) && x.length && Array.isArray(x[0]));
+}
+function renderCenter(v, model, mine) {
   trickRow($("#trick"), v.trick || [], null, []);
   const last = [...S.events].reverse().find(e => e.type === "trick" && Array.isArray(e.cards));
   $("#last-trick-area").hidden = !last;
@@ -301,50 +414,125 @@ function renderCenter(v) {
   if (last) trickRow($("#last-trick"), last.cards, last.carried ? null : (last.taker ?? last.winner), last.cancelled);
   const zones = $("#zones");
   zones.innerHTML = "";
+  const melds = $("#melds");
+  melds.innerHTML = "";
+  // lay-off targets: a number before the cards of a card action names a meld of my side
+  const targets = new Set(model.cardActions.filter(a => a.num !== null).map(a => a.num));
   for (const [name, z] of Object.entries(v.zones)) {
-    let cards = null, hidden = 0;
+      if (isMelds(z) || zoneIsMeldZone(v, name)) {
+      drawMelds(melds, v, name, z, targets, mine);
+      continue;
+    }
+    let cards = null, hidden = 0, top = null;
     if (Array.isArray(z)) cards = z;
-    else if (z && "count" in z) { cards = z.face_up || []; hidden = z.count - cards.length; }
-    else continue;
-    if (!cards.length && !hidden) continue;
+    else if (z && "count" in z) {
+      if ("top" in z) { top = z.top; hidden = z.count - (top ? 1 : 0); cards = top ? [top] : []; }
+      else { cards = z.face_up || []; hidden = z.count - cards.length; }
+    } else continue;
+    const total = cards.length + hidden;
+    if (!total && !Array.isArray(z)) continue;      // an empty face-down zone (a widow, a stock) says nothing
     const d = document.createElement("div"); d.className = "zone"; d.dataset.zone = name;
-    const h = document.createElement("h3"); h.textContent = name + " (" + (cards.length + hidden) + ")"; d.append(h);
+    const h = document.createElement("h3");
+    h.textContent = zoneLabel(v, name) + " (" + total + (total === 1 ? " card)" : " cards)");
+    d.append(h);
     const row = document.createElement("div"); row.className = "cards";
-    for (const c of cards) row.append(cardEl(c));
-    if (hidden) row.append(backEl(hidden));
+    if (top !== null) {                       // a pile shows its top card on its face-down rest
+      if (hidden) row.append(backEl(hidden));
+      if (top) row.append(cardEl(top, "top"));
+    } else {
+      const shown = cards.length > 16 ? cards.slice(-16) : cards;
+      if (cards.length > shown.length) { const m = document.createElement("span"); m.className = "more"; m.textContent = "+" + (cards.length - shown.length) + " \u2026"; row.append(m); }
+      for (const c of shown) row.append(cardEl(c));
+      if (hidden) row.append(backEl(hidden));
+    }
+    if (!total) { const e = document.createElement("span"); e.className = "empty"; e.textContent = "empty"; row.append(e); }
     d.append(row);
     zones.append(d);
   }
+  melds.hidden = !melds.childElementCount;
   const facts = $("#facts");
   facts.innerHTML = "";
   const add = (k, val) => {
-    if (val === null || val === undefined || val === "" || (typeof val === "object" && !Object.keys(val).length)) return;
+    if (val === null || val === undefined || val === "") return;
     const dt = document.createElement("dt"); dt.textContent = k;
-    const dd = document.createElement("dd"); dd.textContent = fmt(val);
+    const dd = document.createElement("dd"); dd.textContent = val;
     facts.append(dt, dd);
   };
   add("deal", v.deal);
-  add("step", v.step);
   add("to act", v.terminal ? "nobody (over)" : seatName(v.to_act));
   if (v.trump) add("trump", SUITS[v.trump] || v.trump);
   if (v.led_suit) add("led", SUITS[v.led_suit] || v.led_suit);
-  for (const [k, val] of Object.entries(v.vars || {})) add(k.replace(/_/g, " "), val);
-  for (const [k, val] of Object.entries(v)) if (!KNOWN_VIEW_KEYS.has(k)) add(k.replace(/_/g, " "), val);
+  const d = v.display;
+  if (d && Array.isArray(d.vars)) for (const x of d.vars) add(x.label, prettyText(x.text));
+  if (d && Array.isArray(d.counters)) {      // counters shown by team: one line per team
+    for (const c of d.counters) if (c.by === "team") {
+      add(c.label, c.values.map((x, k) => teamName(k) + " " + (x.value ?? "?")).join(", "));
+    }
+  }
 }
-function renderMe(v, mine) {
-  const hand = myHand(v);
-  const legal = mine ? v.legal_actions : [];
-  const { cardActions, other } = classify(legal, hand);
+function zoneIsMeldZone(v, name) {
+  const d = v.display && Array.isArray(v.display.zones) ? v.display.zones.find(z => z.name === name) : null;
+  return !!(d && d.kind === "melds");
+}
+function drawMelds(box, v, name, z, targets, mine) {
+  const groups = Array.isArray(z) ? [[null, z]] : Object.entries(z);
+  const n = groups.length;
+  const t = teams();
+  const mineKey = t ? String(myTeam()) : String(S.seat);
+  for (const [key, list] of groups) {
+    if (!Array.isArray(list) || !list.length) continue;
+    if (t && key !== null && +key >= t.length) continue;
+    const g = document.createElement("div"); g.className = "meld-group"; g.dataset.zone = name;
+    if (key !== null) g.dataset.owner = key;
+    const h = document.createElement("h3");
+    h.textContent = zoneLabel(v, name) + (key === null ? "" : ": " + (t ? teamName(+key) : seatName(+key))) +
+      " \u2014 " + list.length + (list.length === 1 ? " meld" : " melds");
+    g.append(h);
+    list.forEach((meld, i) => {
+      const num = i + 1;
+      const m = document.createElement("div");
+      const canTarget = mine && key === mineKey && targets.has(num);
+      m.className = "meld" + (canTarget ? " target" : "") + (canTarget && S.target === num ? " chosen" : "");
+      m.dataset.meld = num;
+      const lab = document.createElement("span"); lab.className = "meld-no"; lab.textContent = num; m.append(lab);
+      for (const c of meld) m.append(cardEl(c, "small"));
+      if (canTarget) {
+        m.tabIndex = 0;
+        m.dataset.focus = "meld:" + num;
+        m.title = "lay off onto meld " + num;
+        m.onclick = () => clickMeld(num);
+      }
+      g.append(m);
+    });
+    box.append(g);
+  }
+}
+function clickMeld(num) {
+  const v = S.view, hand = myHand(v);
+  const { cardActions } = classify(allLegal(v), hand);
   const sel = S.selected.map(i => hand[i]);
-  const selCounts = counts(sel);
-  const candidates = cardActions.filter(a => within(selCounts, a.need));
-  const exact = candidates.filter(a => a.cards.length === sel.length);
+  if (sel.length) {          // cards chosen first: the meld completes the action
+    const exact = exactFor(candidatesFor(cardActions, sel, num), sel);
+    if (exact.length === 1 && !exact[0].tail) { act(exact[0].text); return; }
+  }
+  S.target = S.target === num ? null : num;
+  // keep only the selected cards that still fit a lay-off onto this meld
+  if (S.target !== null && !candidatesFor(cardActions, sel, S.target).length) S.selected = [];
+  render();
+}
+function renderMe(v, mine, hand, model) {
+  const { cardActions, numbers, other } = model;
+  const sel = S.selected.map(i => hand[i]);
+  const candidates = candidatesFor(cardActions, sel, S.target);
+  const exact = exactFor(candidates, sel);
+  if (mine) askMore(v, cardActions, sel);
   // a hand card is playable when adding it to the selection still fits some legal action
   const playable = new Set();
   hand.forEach((c, i) => {
     if (S.selected.includes(i)) return;
     const next = counts(sel.concat([c]));
     if (candidates.some(a => within(next, a.need))) playable.add(i);
+    else if (v.legal_more && sel.length && candidates.some(a => a.cards.length > sel.length)) playable.add(i);
   });
   const handBox = $("#hand");
   handBox.innerHTML = "";
@@ -356,53 +544,121 @@ function renderMe(v, mine) {
     for (const i of groups.get(s)) {
       const cls = S.selected.includes(i) ? "selected" : (playable.has(i) ? "legal" : "");
       const el = cardEl(hand[i], cls);
-      if (cls) el.onclick = () => clickCard(i);
+      el.dataset.index = i;
+      if (cls) {
+        el.onclick = () => clickCard(i);
+        el.tabIndex = 0;
+        el.dataset.focus = "card:" + hand[i] + ":" + i;
+      }
+      if (S.selected.includes(i)) {
+        const k = document.createElement("span"); k.className = "order"; k.textContent = S.selected.indexOf(i) + 1; el.append(k);
+      }
       g.append(el);
     }
     handBox.append(g);
   }
   const box = $("#actions");
   box.innerHTML = "";
+  // confirm: the selection makes these actions (several: a declaration or a target to choose)
   for (const a of exact) {
-    if (a.cards.length > 1 || exact.length > 1) box.append(actionButton(a.text, "action confirm"));
+    if (a.cards.length > 1 || exact.length > 1 || a.tail || a.num !== null || v.legal_more)
+      box.append(actionButton(a.text, "action confirm", confirmLabel(a)));
   }
-  if (S.selected.length) {
-    const b = document.createElement("button"); b.type = "button"; b.textContent = "clear selection";
-    b.onclick = () => { S.selected = []; render(); }; box.append(b);
+  if (S.selected.length || S.target !== null) {
+    const b = document.createElement("button"); b.type = "button"; b.className = "clear"; b.textContent = "clear selection";
+    b.dataset.focus = "clear";
+    b.onclick = () => { S.selected = []; S.target = null; render(); }; box.append(b);
   }
-  for (const t of other) box.append(actionButton(t, "action"));
+  for (const [verb, vals] of numbers) box.append(numberChoice(verb, vals));
+  for (const t of other) box.append(actionButton(t, "action", prettyText(t)));
   let prompt = "";
   if (v.terminal) prompt = "The match is over.";
   else if (mine) {
     const verbs = [...new Set(cardActions.map(a => a.verb || "play"))];
-    prompt = "Your turn" + (cardActions.length ? ": click a highlighted card to " + verbs.join(" / ") : "") +
-      (other.length ? (cardActions.length ? ", or choose an action" : ": choose an action") : "") + ".";
-    if (cardActions.length && candidates.some(a => a.cards.length > sel.length) && S.selected.length)
-      prompt += " Selected: " + sel.join(" ") + ".";
-    if (v.legal_more)   // a long list is cut by the server (docs/protocol.md): any legal action may be typed
-      prompt += " " + v.legal_count + " legal actions; the first " + v.legal_actions.length +
-        " are offered here: type any other below.";
+    const multi = cardActions.some(a => a.cards.length > 1 || a.tail || a.num !== null);
+    prompt = "Your turn" + (cardActions.length ? ": " + (multi ? "select cards to " : "click a highlighted card to ") +
+      verbs.join(" / ") : "") +
+      ((other.length || numbers.size) ? (cardActions.length ? ", or choose an action" : ": choose an action") : "") + ".";
+    if (S.target !== null) prompt += " Meld " + S.target + " chosen: select the cards to lay off.";
+    if (S.selected.length) prompt += " Selected: " + sel.map(pretty).join(" ") + (exact.length ? " \u2014 confirm below." : ".");
+    if (cardActions.some(a => a.num !== null) && S.target === null && !S.selected.length)
+      prompt += " Click one of your melds to lay off onto it.";
   } else if (S.seat !== null) prompt = "Waiting for " + seatName(v.to_act) + "\u2026";
   $("#prompt").textContent = prompt;
+  const r = $("#reason");
+  r.textContent = S.reason ? "Not allowed: " + S.reason : "";
+  r.hidden = !S.reason;
   $("#type-action").hidden = !mine;
 }
-function actionButton(text, cls) {
+function confirmLabel(a) {
+  return (a.verb || "play") + (a.num !== null ? " " + a.num : "") + " " + a.cards.map(pretty).join(" ") +
+    (a.tail ? " \u2014 " + a.tail : "");
+}
+function actionButton(text, cls, label) {
   const b = document.createElement("button");
-  b.type = "button"; b.className = cls; b.textContent = text; b.dataset.action = text;
+  b.type = "button"; b.className = cls; b.textContent = label || text; b.dataset.action = text;
+  b.dataset.focus = "act:" + text;
   b.onclick = () => act(text);
   return b;
+}
+// numeric choices (bets, raises, bids): one number field with its range, − / + and a confirm button
+function numberChoice(verb, vals) {
+  vals = [...new Set(vals)].sort((x, y) => x - y);
+  const lo = vals[0], hi = vals[vals.length - 1];
+  let step = vals.length > 1 ? vals[1] - vals[0] : 1;
+  for (let i = 2; i < vals.length; i++) if (vals[i] - vals[i - 1] !== step) step = 0;
+  const allowed = new Set(vals);
+  const wrap = document.createElement("div"); wrap.className = "number-choice"; wrap.dataset.verb = verb;
+  const lab = document.createElement("label"); lab.textContent = (verb || "number") + " ";
+  const input = document.createElement("input");
+  input.type = "number"; input.min = lo; input.max = hi; input.step = step || 1;
+  input.className = "number"; input.dataset.focus = "num:" + verb;
+  const key = "num:" + verb;
+  input.value = S.numbers && S.numbers[key] !== undefined && allowed.has(S.numbers[key]) ? S.numbers[key] : lo;
+  lab.append(input);
+  const minus = document.createElement("button"); minus.type = "button"; minus.textContent = "\u2212"; minus.className = "step down";
+  const plus = document.createElement("button"); plus.type = "button"; plus.textContent = "+"; plus.className = "step up";
+  const go = document.createElement("button"); go.type = "button"; go.className = "action confirm number-go";
+  go.dataset.focus = "go:" + verb;
+  const range = document.createElement("span"); range.className = "range";
+  const gaps = []; if (step === 0) for (let x = lo; x <= hi && gaps.length < 6; x++) if (!allowed.has(x)) gaps.push(x);
+  range.textContent = "from " + lo + " to " + hi + (step > 1 ? " in steps of " + step : "") +
+    (gaps.length ? " (not " + gaps.join(", ") + ")" : "");
+  const sync = () => {
+    const n = parseInt(input.value, 10);
+    S.numbers = S.numbers || {}; S.numbers[key] = n;
+    const ok = allowed.has(n);
+    go.disabled = !ok;
+    go.textContent = ok ? (verb ? verb + " " : "") + n : "not allowed";
+    go.dataset.action = ok ? (verb ? verb + " " : "") + n : "";
+  };
+  const move = (dir) => {
+    const n = parseInt(input.value, 10);
+    const next = dir > 0 ? vals.find(x => x > n) : [...vals].reverse().find(x => x < n);
+    if (next !== undefined) input.value = next;
+    sync();
+  };
+  minus.onclick = () => move(-1); plus.onclick = () => move(1);
+  input.oninput = sync;
+  input.onkeydown = (e) => {
+    if (e.key === "Enter") { e.preventDefault(); if (!go.disabled) act(go.dataset.action); }
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") { e.preventDefault(); move(e.key === "ArrowUp" ? 1 : -1); }
+  };
+  go.onclick = () => { if (!go.disabled) act(go.dataset.action); };
+  sync();
+  wrap.append(lab, minus, plus, go, range);
+  return wrap;
 }
 function clickCard(i) {
   if (S.selected.includes(i)) { S.selected = S.selected.filter(x => x !== i); render(); return; }
   const v = S.view;
   const hand = myHand(v);
-  const { cardActions } = classify(v.legal_actions || [], hand);
+  const { cardActions } = classify(allLegal(v), hand);
   const sel = S.selected.map(x => hand[x]).concat([hand[i]]);
-  const selCounts = counts(sel);
-  const candidates = cardActions.filter(a => within(selCounts, a.need));
-  const exact = candidates.filter(a => a.cards.length === sel.length);
+  const candidates = candidatesFor(cardActions, sel, S.target);
+  const exact = exactFor(candidates, sel);
   // one card that makes exactly one action with nothing longer possible: play it at once
-  if (sel.length === 1 && exact.length === 1 && candidates.length === 1) { act(exact[0].text); return; }
+  if (!v.legal_more && sel.length === 1 && exact.length === 1 && candidates.length === 1) { act(exact[0].text); return; }
   S.selected = S.selected.concat([i]);
   render();
 }
@@ -410,54 +666,98 @@ function renderScores(v) {
   const t = $("#scores");
   t.innerHTML = "";
   const over = [...S.events].reverse().find(e => e.type === "game_over");
-  for (const [k, val] of Object.entries(v.scores || {})) {
-    const tr = document.createElement("tr");
-    const th = document.createElement("th"); th.textContent = seatName(+k);
-    const td = document.createElement("td"); td.textContent = val;
-    tr.append(th, td); t.append(tr);
+  const keys = Object.keys(v.scores || {});
+  const last = S.lastDeal && S.lastDeal.points ? S.lastDeal.points : null;
+  const head = document.createElement("tr");
+  for (const x of ["", "total"].concat(last ? ["last deal"] : [])) { const th = document.createElement("th"); th.textContent = x; head.append(th); }
+  if (keys.length) t.append(head);
+  for (const k of keys) {
+    const tr = document.createElement("tr"); tr.className = "side"; tr.dataset.side = k;
+    const th = document.createElement("th"); th.textContent = sideName(k, keys.length);
+    const td = document.createElement("td"); td.textContent = v.scores[k];
+    tr.append(th, td);
+    if (last) { const td2 = document.createElement("td"); td2.textContent = last[k] ?? ""; tr.append(td2); }
+    t.append(tr);
   }
   const res = $("#result");
   res.hidden = !v.terminal;
   if (v.terminal) {
     res.innerHTML = "";
     const p = document.createElement("div");
-    const winners = over && over.winner ? over.winner.map(w => seatName(+w)).join(", ") : "";
+    const winners = over && over.winner ? over.winner.map(w => sideName(w, keys.length)).join(", ") : "";
     // match: ranking: none (a game against the house): each seat's net result, no winner
     const net = over && over.net ? " Against the house: " + Object.entries(over.net).map(([k, x]) =>
       seatName(+k) + " " + (x > 0 ? "+" : "") + x).join(", ") + "." : "";
     p.textContent = "Game over." + (winners ? " Winner: " + winners + "." : "") + net + " Scores: " +
-      Object.entries(v.scores).map(([k, x]) => seatName(+k) + " " + x).join(", ");
+      keys.map(k => sideName(k, keys.length) + " " + v.scores[k]).join(", ");
     const b = document.createElement("button"); b.type = "button"; b.textContent = "New table";
     b.onclick = backToLobby;
     res.append(p, b);
   }
 }
 
-// ---------- log ----------
+// ---------- log: events in words ----------
+function words(name) { return String(name).replace(/_/g, " "); }
+function plainValue(x) {
+  if (typeof x === "boolean") return x ? "yes" : "no";
+  if (Array.isArray(x)) return x.map(plainValue).join(" ");
+  if (x && typeof x === "object") return Object.entries(x).map(([k, y]) => k + " " + plainValue(y)).join(", ");
+  return prettyText(String(x));
+}
+function fromTemplate(tpl, ev) {      // the ruleset's own line for its event: "seat {seat} …" reads as a name
+  const who = (s) => s === S.seat ? "Seat " + s + " (you)" : seatName(s);   // "seat {seat} shows": not "You shows"
+  return tpl.replace(/seats? \{(\w+)\}/g, (m, k) => typeof ev[k] === "number" ? who(ev[k]) : m)
+    .replace(/\{(\w+)\}/g, (m, k) => k in ev ? plainValue(ev[k]) : "?").trim();
+}
+function pointsText(points) {
+  const keys = Object.keys(points || {});
+  return keys.map(k => sideName(k, keys.length) + " " + points[k]).join(", ");
+}
 function eventText(ev) {
   const seat = (s) => seatName(s);
+  const verbFor = (s, you, other) => seat(s) + " " + (s === S.seat ? you : other);
+  const tpl = S.rs && S.rs.log ? S.rs.log[ev.type] : null;
+  if (tpl && !["deal_start", "trick", "deal_score", "game_over", "action"].includes(ev.type)) return fromTemplate(tpl, ev);
   switch (ev.type) {
-    case "deal_start": return "Deal " + ev.deal + " (dealer: " + seat(ev.dealer) + ")";
-    case "deal": return ev.face_up ? ev.zone + " face up: " + ev.face_up.join(" ")
-      : (ev.each ? "dealt " + ev.each + " cards each (" + ev.zone + ")" : (ev.count ? ev.zone + ": " + ev.count + " cards" : null));
-    case "pass": return seat(ev.seat) + (ev.seat === S.seat ? " pass " : " passes ") +
-      (ev.cards ? ev.cards.join(" ") : ev.count + (ev.count === 1 ? " card" : " cards")) + " to " + seat(ev.to);
-    case "bid": return seat(ev.seat) + (ev.seat === S.seat ? " bid " : " bids ") + ev.bid;
-    case "trump": return "trump: " + (ev.suit ? (SUITS[ev.suit] || ev.suit) : "none");
+    case "deal_start": return "Deal " + ev.deal + " (" + seat(ev.dealer) + " deals)";
+    case "deal":
+      if (ev.face_up) return words(ev.zone) + " face up: " + ev.face_up.map(pretty).join(" ");
+      if (ev.each) return "Dealt " + ev.each + " cards to each " + words(ev.zone);
+      if (ev.count) return words(ev.zone) + ": " + ev.count + (ev.count === 1 ? " card" : " cards") +
+        (ev.cards ? ": " + ev.cards.map(pretty).join(" ") : (ev.top ? ", " + pretty(ev.top) + " on top" : ""));
+      return null;
+    case "pass": return verbFor(ev.seat, "pass ", "passes ") +
+      (ev.cards ? ev.cards.map(pretty).join(" ") : ev.count + (ev.count === 1 ? " card" : " cards")) + " to " + seat(ev.to);
+    case "bid": return ev.bid === "pass" ? verbFor(ev.seat, "pass", "passes") : verbFor(ev.seat, "bid ", "bids ") + ev.bid;
+    case "auction_end": return seat(ev.declarer) + " won the auction: " + ev.bid;
+    case "all_pass": return "Everyone passed: " + (ev.then === "redeal" ? "the deal is dealt again" : ev.then === "throw_in" ? "the deal is thrown in" : ev.then + " is played");
+    case "trump": return "Trump: " + (ev.suit ? (SUITS[ev.suit] || ev.suit) : "none");
+    case "dealer": return seat(ev.seat) + " deals";
+    case "partner": return seat(ev.seat) + " plays the called card " + pretty(ev.card);
+    case "choose": return verbFor(ev.seat, "", "") .trim() + ": " + words(ev.word) + " " + ev.choice;
     case "trick": {
-      const cards = ev.cards.map(([s, c]) => (s === S.seat ? "You" : "S" + s) + " " + c).join(", ");
-      const cancelled = ev.cancelled && ev.cancelled.length ? "; cancelled " + ev.cancelled.join(" ") : "";
+      const cards = ev.cards.map(([s, c]) => (s === S.seat ? "You" : "S" + s) + " " + pretty(c)).join(", ");
+      const cancelled = ev.cancelled && ev.cancelled.length ? "; cancelled " + ev.cancelled.map(pretty).join(" ") : "";
       const taker = ev.taker ?? ev.winner, next = ev.next_leader ?? ev.winner;
       let who = seat(ev.winner) + (ev.winner === S.seat ? " win" : " wins");
       if (taker !== ev.winner || next !== ev.winner)
         who = seat(taker) + (taker === S.seat ? " take" : " takes") + " the trick" + (next !== taker ? ", " + seat(next) + (next === S.seat ? " lead" : " leads") + " next" : "");
       return "Trick " + ev.number + ": " + cards + cancelled + " \u2192 " + (ev.carried ? "no winner, carried" : who);
     }
-    case "deal_score": return "Deal score: " + Object.entries(ev.points).map(([k, x]) => seat(+k) + " " + x).join(", ");
-    case "game_over": return "Game over: " + Object.entries(ev.scores).map(([k, x]) => seat(+k) + " " + x).join(", ");
-    case "play": case "shuffle": case "deal_end": case "pass_chosen": return null;
-    default: return ev.type.replace(/_/g, " ") + ": " + Object.entries(ev).filter(([k]) => k !== "type")
-      .map(([k, x]) => (k === "seat" || k === "to") && typeof x === "number" ? seat(x) : k + " " + fmt(x)).join(", ");
+    case "widow_taken": return seat(ev.seat) + " takes the widow (" + ev.cards + " cards)";
+    case "action": return seat(ev.seat) + ": " + prettyText(ev.action);
+    case "reveal": return (typeof ev.seat === "number" ? seat(ev.seat) + " shows " : "Revealed: ") + (ev.cards || []).map(pretty).join(" ");
+    case "reshuffle": return "The discards (" + ev.cards + " cards) are shuffled into a new stock";
+    case "turn_cap": return "Turn limit reached after " + ev.turns + " turns";
+    case "deal_score": return "Deal " + ev.deal + " points: " + pointsText(ev.points) +
+      (ev.totals ? ". Totals: " + pointsText(ev.totals) : "");
+    case "game_over": return "Game over" + (ev.reason ? " (" + ev.reason + ")" : "") + ": " + pointsText(ev.scores);
+    case "play": case "shuffle": case "deal_end": case "pass_chosen": case "turn": return null;
+    default: {
+      const parts = Object.entries(ev).filter(([k]) => k !== "type").map(([k, x]) =>
+        (k === "seat" || k === "to" || k === "by") && typeof x === "number" ? seat(x) : words(k) + " " + plainValue(x));
+      return words(ev.type).replace(/^./, c => c.toUpperCase()) + (parts.length ? ": " + parts.join(", ") : "");
+    }
   }
 }
 function appendLog(ev) {
@@ -469,6 +769,55 @@ function appendLog(ev) {
   log.append(li);
   log.scrollTop = log.scrollHeight;
 }
+
+// ---------- keyboard ----------
+// Arrow keys move between the highlighted cards, melds and buttons; Enter plays, selects or confirms;
+// a typed card code (Q S, 10 H, jk) clicks that card; Escape clears the selection.
+function focusables() {
+  return [...document.querySelectorAll("#hand .card[tabindex], #melds .meld[tabindex], #actions button:not([disabled]), #actions input")];
+}
+function restoreFocus() {
+  if (!S.focusKey) return;
+  const el = document.querySelector(`[data-focus="${CSS.escape(S.focusKey)}"]`) ||
+    (S.focusKey.startsWith("card:") ? document.querySelector("#hand .card[tabindex]") : null);
+  if (el) el.focus();
+}
+document.addEventListener("focusin", (e) => { if (e.target.dataset && e.target.dataset.focus) S.focusKey = e.target.dataset.focus; });
+let typed = "", typedAt = 0;
+document.addEventListener("keydown", (e) => {
+  if ($("#table").hidden || e.ctrlKey || e.metaKey || e.altKey) return;
+  const inField = e.target.matches && e.target.matches("input, select, textarea");
+  const list = focusables();
+  const at = list.indexOf(document.activeElement);
+  if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key) && !(inField && e.target.type !== "number")) {
+    if (inField && (e.key === "ArrowUp" || e.key === "ArrowDown")) return;   // a number field steps its value
+    if (!list.length) return;
+    e.preventDefault();
+    const dir = e.key === "ArrowLeft" || e.key === "ArrowUp" ? -1 : 1;
+    const next = at < 0 ? (dir > 0 ? 0 : list.length - 1) : (at + dir + list.length) % list.length;
+    list[next].focus();
+    return;
+  }
+  if (inField) return;
+  if (e.key === "Enter") {
+    if (at >= 0 && document.activeElement.tagName !== "BUTTON") { e.preventDefault(); document.activeElement.click(); return; }
+    if (at < 0) {
+      const confirms = document.querySelectorAll("#actions button.confirm:not([disabled])");
+      if (confirms.length === 1) { e.preventDefault(); confirms[0].click(); }
+    }
+    return;
+  }
+  if (e.key === "Escape") { S.selected = []; S.target = null; S.reason = ""; render(); return; }
+  if (e.key.length !== 1 || !/[0-9a-z*]/i.test(e.key)) return;
+  const now = Date.now();
+  if (now - typedAt > 2000) typed = "";
+  typedAt = now;
+  typed = (typed + e.key.toUpperCase()).replace("10", "T").slice(-3);
+  for (const code of [typed.slice(-2), typed.slice(-3)]) {
+    const el = [...document.querySelectorAll("#hand .card[tabindex]")].find(c => c.dataset.code === code);
+    if (el) { typed = ""; el.focus(); el.click(); e.preventDefault(); return; }
+  }
+});
 
 // ---------- start ----------
 function fromHash() {
