@@ -536,6 +536,7 @@ function renderMe(v, mine, hand, model) {
   });
   const handBox = $("#hand");
   handBox.innerHTML = "";
+  handBox.classList.toggle("passive", !cardActions.length);     // no card to choose now: nothing is dimmed
   const groups = new Map();
   hand.forEach((c, i) => { const s = suitOf(c); if (!groups.has(s)) groups.set(s, []); groups.get(s).push(i); });
   const order = [...SUIT_ORDER.filter(s => groups.has(s)), ...[...groups.keys()].filter(s => !SUIT_ORDER.includes(s))];
