@@ -192,7 +192,7 @@ def test_burraco_turn_with_a_meld_and_a_lay_off(base_url, browser):
     click_and_wait(page, "#actions button.confirm")
     # the meld is on the table under my team, numbered 1, and is a lay-off target
     meld = "#melds .meld-group[data-owner='1'] .meld[data-meld='1']"
-    assert "Team 2 (You, Seat 3 (bot)) \u2014 1 meld" in page.text_content("#melds .meld-group[data-owner='1'] h3")
+    assert "Team 1 (You, Seat 3 (bot)) \u2014 1 meld" in page.text_content("#melds .meld-group[data-owner='1'] h3")
     assert page.eval_on_selector_all(meld + " .card", "cs => cs.map(c => c.dataset.code)") == ["QC", "KC", "AC"]
     page.click(meld + ".target")
     assert "chosen" in page.get_attribute(meld, "class")
@@ -213,7 +213,7 @@ def test_burraco_turn_with_a_meld_and_a_lay_off(base_url, browser):
     assert "went out" not in facts and "in flight" not in facts and "phase" not in facts, facts
     # team scores are labelled by team
     assert page.eval_on_selector_all("#scores tr.side th", "ths => ths.map(t => t.innerText)") == \
-        ["Team 1 (Seat 0 (bot), Seat 2 (bot))", "Team 2 (You, Seat 3 (bot))"]
+        ["Team 0 (Seat 0 (bot), Seat 2 (bot))", "Team 1 (You, Seat 3 (bot))"]
     assert not page.problems, page.problems
     page.close()
 
@@ -243,6 +243,8 @@ def test_red_dog_bet_with_a_number_field(base_url, browser):
     assert any("bets 20" in line for line in log), log   # the ruleset's own line for its event
     facts = page.inner_text("#facts")
     assert "armed" not in facts and "lo" not in facts.split(), facts
+    assert "Pot (chips)" in facts                                  # a var the ruleset labels, in its words
+    assert page.eval_on_selector_all("#scores tr:first-child th", "ths => ths.map(t => t.innerText)")[1] == "Chips"
     assert not page.problems, page.problems
     page.close()
 
@@ -314,6 +316,12 @@ def test_hearts_by_keyboard(base_url, browser):
         page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
         assert page.evaluate(MY_CARD_GONE, sent), sent      # the card in focus (or typed) is the one sent
     shot(page, "hearts")
+    # running points: the ruleset's labelled counter in every seat's box, its sum the hearts taken so far
+    boxes = page.eval_on_selector_all(".seat", "ss => ss.map(s => s.innerText)")
+    running = [int(re.search(r"Points this deal: (-?\d+)", b).group(1)) for b in boxes]
+    taken = page.evaluate("""S.events.filter(e => e.type === "trick").flatMap(e => e.cards.map(([s, c]) => c))
+        .reduce((n, c) => n + (c.endsWith("H") ? 1 : c === "QS" ? 13 : 0), 0)""")
+    assert sum(running) == taken, (running, taken)
     assert len(page.query_selector_all("#hand .card")) == 13 - 3 + 3 - 5
     assert not page.problems, page.problems
     page.close()

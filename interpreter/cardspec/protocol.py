@@ -263,7 +263,7 @@ def check_message(msg: dict, direction: str = "client") -> None:
 @functools.lru_cache(maxsize=1)
 def ruleset_catalogue() -> list:
     """Built-in rulesets: ``[{"name", "title", "players": {"min", "max"}, "options": {name: spec}}]``, with
-    ``teams`` (lists of seats, when the ruleset fixes partnerships) and ``log`` (event type → the ruleset's
+    ``teams`` (lists of seats, when the ruleset fixes partnerships), ``score`` (the counter of match totals) and ``log`` (event type → the ruleset's
     ``{field}`` line for it) when the ruleset has them.
 
     A built-in file that does not load (a ruleset being written) is left out.
@@ -283,6 +283,9 @@ def ruleset_catalogue() -> list:
         teams = (rs.data.get("match") or {}).get("teams")
         if isinstance(teams, list) and all(isinstance(t, list) and all(type(x) is int for x in t) for t in teams):
             entry["teams"] = teams          # fixed partnerships: a client labels team scores and melds by them
+        score = (rs.data.get("match") or {}).get("score")
+        if isinstance(score, str):          # the counter holding the match totals (the scores a view carries)
+            entry["score"] = score
         log = rs.data.get("log")
         if isinstance(log, dict):           # the ruleset's own log lines ({field} templates) for its events
             entry["log"] = {str(k): str(v) for k, v in log.items()}

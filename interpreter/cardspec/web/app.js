@@ -231,7 +231,7 @@ function myTeam() { const t = teams(); return t ? t.findIndex(x => x.includes(S.
 function teamName(k) {
   const t = teams();
   if (!t || !t[k]) return seatName(k);
-  return "Team " + (k + 1) + " (" + t[k].map(seatName).join(", ") + ")";
+  return "Team " + k + " (" + t[k].map(seatName).join(", ") + ")";   // numbered as the engine and its logs number teams
 }
 // a key of scores / of a melds zone: a team when the ruleset fixes teams and the keys are teams
 function sideName(k, nkeys) {
@@ -336,10 +336,13 @@ function render() {
   restoreFocus();
 }
 function counterRows(v) {
-  // labelled counters from the view's display part (the ruleset's words); without one, the raw counters
+  // labelled counters from the view's display part (the ruleset's words); an unlabelled counter is never shown
   const d = v.display;
-  if (d && Array.isArray(d.counters)) return d.counters.map(c => ({ label: c.label, by: c.by, values: c.values }));
-  return [];
+  if (!d || !Array.isArray(d.counters)) return [];
+  // the counter that holds the match totals (the catalogue's score) is the scores table already: not repeated
+  const totals = S.rs && S.rs.score;
+  return d.counters.filter(c => c.name !== totals)
+    .map(c => ({ label: c.label, by: c.by, values: c.values }));
 }
 function renderSeats(v) {
   const box = $("#seats");
@@ -465,8 +468,8 @@ function renderCenter(v, model, mine) {
   const d = v.display;
   if (d && Array.isArray(d.vars)) for (const x of d.vars) add(x.label, prettyText(x.text));
   if (d && Array.isArray(d.counters)) {      // counters shown by team: one line per team
-    for (const c of d.counters) if (c.by === "team") {
-      add(c.label, c.values.map((x, k) => teamName(k) + " " + (x.value ?? "?")).join(", "));
+    for (const c of counterRows(v)) if (c.by === "team") {
+      add(c.label, c.values.map((x, k) => "Team " + k + ": " + (x.value ?? "?")).join(", "));
     }
   }
 }
@@ -670,7 +673,10 @@ function renderScores(v) {
   const keys = Object.keys(v.scores || {});
   const last = S.lastDeal && S.lastDeal.points ? S.lastDeal.points : null;
   const head = document.createElement("tr");
-  for (const x of ["", "total"].concat(last ? ["last deal"] : [])) { const th = document.createElement("th"); th.textContent = x; head.append(th); }
+  // the totals column takes the label of the counter that holds them (the ruleset's word: Score, Chips)
+  const totalsCounter = v.display && Array.isArray(v.display.counters) && S.rs ?
+    v.display.counters.find(c => c.name === S.rs.score) : null;
+  for (const x of ["", totalsCounter ? totalsCounter.label : "total"].concat(last ? ["last deal"] : [])) { const th = document.createElement("th"); th.textContent = x; head.append(th); }
   if (keys.length) t.append(head);
   for (const k of keys) {
     const tr = document.createElement("tr"); tr.className = "side"; tr.dataset.side = k;
