@@ -44,6 +44,7 @@ import numpy as np
 import pyspiel
 
 from . import load
+from .errors import IllegalAction
 from .engine.determinize import Determinizer, DeterminizeError
 from .observation import ChanceRNG, NeedShuffle, ObservationEncoder, action_codec, seat_scores
 from .rules import read_ruleset
@@ -259,15 +260,9 @@ class _Run:
     def apply_player(self, a: int):
         s = self.s
         seat = s.to_act
-        legal = s.legal_action_ids()
-        if a not in legal:
-            codec = self.core.codec
-            shown = " | ".join(f"{i} ({codec.decode(i)})" for i in legal[:20])
-            what = f"{a} ({codec.decode(a)})" if 0 <= a < codec.n else f"{a} (outside 0..{codec.n - 1})"
-            raise ValueError(f"seat {seat}: action {what} is not legal now; legal: {shown}")
-        text = self.core.codec.decode(a)
+        text = None
         try:
-            s.apply_id(a)
+            s.apply_id(a)      # checks legality itself; an illegal id leaves the state unchanged
         except NeedShuffle:
             pre = _clone(self.base)
             for i in self.since:
@@ -275,9 +270,14 @@ class _Run:
             self.pre = pre
             self.done = []
             self._resolve(a)
+        except IllegalAction:
+            codec = self.core.codec
+            shown = " | ".join(f"{i} ({codec.decode(i)})" for i in s.legal_action_ids()[:20])
+            what = f"{a} ({codec.decode(a)})" if 0 <= a < codec.n else f"{a} (outside 0..{codec.n - 1})"
+            raise ValueError(f"seat {seat}: action {what} is not legal now; legal: {shown}") from None
         else:
             self.since.append(a)
-        self.own[seat].append(text)
+        self.own[seat].append(text if text is not None else self.core.codec.decode(a))
 
 
 def _clone(s):

@@ -135,19 +135,22 @@ class CardspecEnv(AECEnv):
             self._was_dead_step(action)
             return
         s = self.state
-        legal = s.legal_action_ids()
         try:
             a = int(action)
         except (TypeError, ValueError):
             a = None
-        if a is None or a not in legal:
-            texts = [self.codec.decode(i) for i in legal]
+        try:
+            if a is None:
+                raise IllegalAction(s.to_act, str(action), [], "not an action id")
+            s.apply_id(a)      # checks legality itself; an illegal id leaves the state unchanged
+        except IllegalAction:
+            legal = s.legal_action_ids()
+            texts = [f"{i} ({self.codec.decode(i)})" for i in legal]
             what = "not an action id" if a is None else (
                 f"outside Discrete({self.codec.n})" if not 0 <= a < self.codec.n
-                else f"'{self.codec.decode(a)}' is not legal now")
-            raise IllegalActionError(agent, action, legal, texts, what)
+                else f"'{self.codec.decode(a)}', not legal now")
+            raise IllegalActionError(agent, action, legal, texts, what) from None
         self._cumulative_rewards[agent] = 0
-        s.apply_id(a)
         now = seat_scores(s)
         for ag in self.agents:
             i = self._seat[ag]
