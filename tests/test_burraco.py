@@ -161,10 +161,61 @@ def test_lay_offs_extend_both_ends():
 
 
 def test_free_wild_moves_to_make_room():
-    """burraco.md, example: 2♣ 5♣ 6♣ + lay off 8♣ → 5♣ 6♣ 2♣(as 7♣) 8♣ (the free wild moves)."""
-    s = position(hands={1: "8C 9S"}, tables={1: ["2C 5C 6C"]}, stock_top="QD")
+    """burraco.md, example (eburraco.com, the federation's rules): 2♣ 5♣ 6♣ + lay off 8♣ → 5♣ 6♣ 2♣(as 7♣) 8♣
+    (the free wild moves). The federation's free movement is the option free_wilds (burraco-fibur's default);
+    under the seed the 2♣ keeps its place (4♣) and 8♣ does not fit (issue 20 item 8)."""
+    s = position("burraco-fibur", hands={1: "8C 9S"}, tables={1: ["2C 5C 6C"]}, stock_top="QD")
     s.apply("lay off 1 8C")
     assert table(s, 1) == [["5C", "6C", "2C", "8C"]]
+    seed = position(hands={1: "8C 9S"}, tables={1: ["2C 5C 6C"]}, stock_top="QD")
+    assert not legal(seed, "lay off 1 8C")
+    g = Game("burraco", 4, {"free_wilds": True})
+    assert g.options["free_wilds"] is True
+
+
+def test_a_wild_keeps_its_place_until_its_natural_card_displaces_it():
+    """burraco.md, "in a sequence a wild card stands in a definite place", Moving a wild (issue 20 item 8:
+    `meld 5H 6H JK` then `lay off 3H` gave 3H JK 5H 6H, the end wild jumping to the other end). The joker
+    laid as 7♥ stays there: 3♥ does not fit, 4♥ does; 7♥ displaces it, and the player chooses its end."""
+    s = position(hands={1: "5H 6H JK 3H 4H 7H 9S 9D"}, stock_top="QD")
+    s.apply("meld 5H 6H JK")
+    assert table(s, 1) == [["5H", "6H", "JK"]]
+    assert not legal(s, "lay off 1 3H") and legal(s, "lay off 1 4H")
+    with pytest.raises(IllegalAction):
+        s.apply("lay off 1 3H")
+    assert table(s, 1) == [["5H", "6H", "JK"]] and "3H" in hand(s, 1)
+    low = s.clone()
+    s.apply("lay off 1 7H")                       # the natural 7♥ displaces the joker: to the high end …
+    assert table(s, 1) == [["5H", "6H", "7H", "JK"]]
+    assert "wild low 1" in s.legal_actions()
+    s.apply("wild low 1")                         # … or, the player's choice, to the low end
+    assert table(s, 1) == [["JK", "5H", "6H", "7H"]]
+    assert "wild low 1" not in s.legal_actions()  # the choice is made once, at once
+    low.apply("lay off 1 4H")                     # a natural card beside the joker: nothing moves
+    assert table(low, 1) == [["4H", "5H", "6H", "JK"]] and "wild low 1" not in low.legal_actions()
+
+
+def test_a_new_meld_s_end_wild_may_stand_at_either_end():
+    """The joker of `meld 5H 6H JK` stands as 7♥ (the high end) unless its player moves it to 4♥ at once."""
+    s = position(hands={1: "5H 6H JK 3H 9S 9D"}, stock_top="QD")
+    s.apply("meld 5H 6H JK")
+    s.apply("wild low 1")
+    assert table(s, 1) == [["JK", "5H", "6H"]]
+    assert legal(s, "lay off 1 3H")
+    s.apply("lay off 1 3H")
+    assert table(s, 1) == [["3H", "JK", "5H", "6H"]]
+    sets = position(hands={1: "8S 8H JK 9S 9D"}, stock_top="QD")
+    sets.apply("meld 8S 8H JK")
+    assert "wild low 1" not in sets.legal_actions()   # a set has no ends
+
+
+def test_the_federation_moves_an_end_wild_freely():
+    """burraco.md, the federation: "A wild at the end of a sequence may be moved to the other end" — the
+    issue's example is legal there (free_wilds)."""
+    f = position("burraco-fibur", hands={1: "5H 6H JK 3H 9S 9D"}, stock_top="QD")
+    f.apply("meld 5H 6H JK")
+    f.apply("lay off 1 3H")
+    assert table(f, 1) == [["3H", "JK", "5H", "6H"]]
 
 
 def test_inner_wild_stays_unless_displaced():

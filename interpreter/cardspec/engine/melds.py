@@ -20,6 +20,10 @@ folded to a constant at load time)::
                                               made from ``hand`` with at most ``k`` stand-ins
     extensions(meld, hand, wild, k)  list[list[card]]  card sets of ``hand`` that make ``meld``
                                               a larger set or sequence with at most ``k`` stand-ins
+    fits_in_place(meld, cards, wild)  bool  ``cards`` laid off on sequence ``meld`` with its wilds kept
+                                              in place (``fixed_layout``); a set: true
+    wild_goes_high(meld, cards, wild)  bool  that lay-off puts a wild on the high end, the low end free too
+    wild_moves_low(meld, wild)    bool        the wild on ``meld``'s high end could stand on its low end
 
 Sequences (``run_wilds``): cards of one suit on consecutive places; the ace
 is low (place 1, before the 2) or high (place 14, after the king), never
@@ -27,10 +31,13 @@ both and never around the corner (K-A-2 is not a sequence); at most 13
 places. A card of ``wild`` of the sequence's suit whose rank is 2 may stand
 naturally on place 2 (A-2-3, 2-3-4-5); every other card of ``wild`` stands in
 for the natural card of the place it fills, so a wild always has a definite
-place. At least one card must not be in ``wild``. Laying off a natural card
-on the place a wild fills moves the wild to an end (9-10-★-Q + J → 9-10-J-Q-★):
-validity depends only on the cards, so ``run_wilds(meld + cards, wild)`` is
-the lay-off's check and the ``lay_off`` effect lays the meld out again.
+place. At least one card must not be in ``wild``. Two ways to lay off on a
+sequence: free (validity depends only on the cards, so ``run_wilds(meld + cards,
+wild)`` is the check and the ``lay_off`` effect lays the meld out again — an end
+wild may jump to the other end), or fixed (``fits_in_place`` and the effect's
+``fixed: true``: every card keeps its place, except a wild whose natural card is
+laid off; it moves to an end, 9-10-★-Q + J → 9-10-J-Q-★, and the
+``wild_to_low_end`` effect may then move it to the low end).
 Source of these rules: the partnership rummy digest in shared/rules/ ("Melds", "Moving a wild").
 
 ``melds_in`` and ``extensions`` never list every subset of the hand: they
@@ -49,7 +56,9 @@ neighbourhood.
 Effects::
 
     - meld: {from: "hand[seat]", to: "table[team]", cards: cards, wild: wild_cards}
-    - lay_off: {from: "hand[seat]", to: "table[team]", index: "meld - 1", cards: cards, wild: wild_cards}
+    - lay_off: {from: "hand[seat]", to: "table[team]", index: "meld - 1", cards: cards, wild: wild_cards,
+               fixed: true}          # optional: the meld's wilds keep their places (default false)
+    - wild_to_low_end: {to: "table[team]", index: "meld - 1", wild: wild_cards}
 """
 from __future__ import annotations
 
@@ -58,7 +67,7 @@ from collections import Counter
 
 from ..lang.builtins import BUILTIN_COST, _argc, builtin
 from .effects import EXTRA_EFFECTS
-from ..lang import ANY, CARD, INT, SUIT, Code, list_of
+from ..lang import ANY, BOOL, CARD, INT, SUIT, Code, list_of
 
 MAX_PLACES = 13
 ACE = 14
@@ -295,6 +304,99 @@ def layout(cards, wild, RANK, SUIT, SORT_KEY):
     return tuple(sorted(nat, key=SORT_KEY.__getitem__) + sorted(wl, key=SORT_KEY.__getitem__))
 
 
+def _run_places(meld, wild, RANK, SUIT):
+    """``(suit, {place: card})`` of a laid-out sequence whose naturals fix its places (two naturals of
+    different ranks), else None (a set, or a meld a second natural has not yet decided). Places run
+    1 (ace low) … 14 (ace high); the layout is low to high, so card i stands on place lo + i."""
+    nat, _wl = _split(meld, wild)
+    if len({RANK[c] for c in nat}) < 2:
+        return None
+    suit = SUIT[nat[0]]
+    n = len(meld)
+    for lo in range(14 - n + 1, 0, -1):   # the layout's lowest place: every natural on its own place
+        ok = True
+        for i, c in enumerate(meld):
+            if c in nat and not (SUIT[c] == suit and (RANK[c] == lo + i or (RANK[c] == ACE and lo + i == 1))):
+                ok = False
+                break
+        if ok:
+            return suit, {lo + i: c for i, c in enumerate(meld)}
+    return None
+
+
+def fixed_layout(meld, cards, wild, RANK, SUIT, SORT_KEY):
+    """The lay-off of ``cards`` on sequence ``meld`` with its wilds kept in place (issue 20 item 8; the
+    partnership rummy digest, "Moving a wild"): ``(layout, end)`` — ``end`` True when this lay-off put a
+    wild on the high end and the low end is free too (the player may move it there: ``wild_to_low_end``);
+    None when no such layout exists. Every card of the meld keeps its place, except a wild whose place a
+    natural card of ``cards`` takes: that wild, and the wilds of ``cards``, fill the gaps, then go to an
+    end (high first); a 2 of the suit goes to place 2 as a natural card when that place is free and
+    next to the sequence. A meld whose places are not fixed yet (a set, one natural) gives
+    ``(layout(meld + cards), False)``: the free rule decides."""
+    fixed = _run_places(meld, wild, RANK, SUIT)
+    if fixed is None:
+        return layout(tuple(meld) + tuple(cards), wild, RANK, SUIT, SORT_KEY), False
+    suit, places = fixed
+    free = []
+    for c in cards:
+        if c in wild:
+            free.append(c)
+            continue
+        if SUIT[c] != suit:
+            return None
+        spots = [RANK[c]] if RANK[c] != ACE else [14, 1]
+        for p in spots:
+            held = places.get(p)
+            if held is None:
+                places[p] = c
+                break
+            if held in wild and (p not in (1, 14) or RANK[held] != ACE):
+                free.append(held)   # displaced: the natural card takes its place
+                places[p] = c
+                break
+        else:
+            return None
+    if 1 in places and 14 in places:
+        return None
+    for w in [w for w in free if SUIT[w] == suit and RANK[w] == 2]:   # a 2 back on its own place
+        if 2 not in places and (min(places) == 3 or max(places) == 1 or (min(places) < 2 < max(places))):
+            places[2] = w
+            free.remove(w)
+    lo, hi = min(places), max(places)
+    for p in range(lo, hi + 1):   # gaps take the free wilds
+        if p not in places:
+            if not free:
+                return None
+            places[p] = free.pop()
+    end = False
+    while free:
+        w = free.pop()
+        if hi < 14 and hi - lo + 1 < MAX_PLACES and not (hi + 1 == 14 and 1 in places):
+            hi += 1
+            places[hi] = w
+            end = lo > 1 and not (lo - 1 == 1 and 14 in places) and hi - lo + 1 <= MAX_PLACES
+        elif lo > 1 and hi - lo + 1 < MAX_PLACES and not (lo - 1 == 1 and 14 in places):
+            lo -= 1
+            places[lo] = w
+        else:
+            return None
+    return tuple(places[p] for p in range(lo, hi + 1)), end
+
+
+def wild_to_low_end(meld, wild, RANK, SUIT):
+    """``meld`` with the wild on its high end moved to the low end, or None when it cannot move."""
+    if not meld or meld[-1] not in wild:
+        return None
+    fixed = _run_places(meld[:-1], wild, RANK, SUIT) if len(meld) > 1 else None
+    if fixed is None:
+        return None
+    _suit, places = fixed
+    lo = min(places)
+    if lo <= 1 or (lo - 1 == 1 and 14 in places):
+        return None
+    return (meld[-1],) + tuple(meld[:-1])
+
+
 def _take(src, cards):
     out = []
     for c in cards:
@@ -311,18 +413,34 @@ def fx_meld(s, src, dst, cards, wild):
     dst.append(layout(got, wild, ns["RANK"], ns["SUIT"], ns["SORT_KEY"]))
 
 
-def fx_lay_off(s, src, dst, index, cards, wild):
-    """Move ``cards`` from ``src`` onto meld ``index`` of ``dst`` and lay it out again."""
+def fx_lay_off(s, src, dst, index, cards, wild, fixed=False):
+    """Move ``cards`` from ``src`` onto meld ``index`` of ``dst`` and lay it out again (``fixed``: its
+    wilds keep their places, ``fixed_layout``; the ruleset's ``legal:`` has checked that one exists)."""
     ns = s.game.ns
     got = _take(src, cards)
+    if fixed:
+        r = fixed_layout(tuple(dst[index]), tuple(got), wild, ns["RANK"], ns["SUIT"], ns["SORT_KEY"])
+        if r is not None:
+            dst[index] = r[0]
+            return
     dst[index] = layout(tuple(dst[index]) + tuple(got), wild, ns["RANK"], ns["SUIT"], ns["SORT_KEY"])
+
+
+def fx_wild_to_low_end(s, dst, index, wild):
+    """Move the wild on the high end of meld ``index`` of ``dst`` to its low end (when it can move)."""
+    ns = s.game.ns
+    if 0 <= index < len(dst):
+        moved = wild_to_low_end(tuple(dst[index]), wild, ns["RANK"], ns["SUIT"])
+        if moved is not None:
+            dst[index] = moved
 
 
 # ---- the expression functions -------------------------------------------------------------------
 #: Their own work beyond their arguments, for the load-time cost bound (docs/dsl.md, "Bounds"), N the most
 #: cards a list can hold: finding melds looks at pairs of cards (runs from each card, sets by rank).
 BUILTIN_COST.update(ranks=lambda n: n, suits=lambda n: n, join=lambda n: n, run_wilds=lambda n: 8 * n,
-                        melds_in=lambda n: n * n, extensions=lambda n: n * n)
+                        melds_in=lambda n: n * n, extensions=lambda n: n * n, fits_in_place=lambda n: 16 * n,
+                        wild_moves_low=lambda n: 16 * n, wild_goes_high=lambda n: 16 * n)
 def _install(comp):
     ns = comp.env.ns
     if ns is not None and "_m_run_wilds" not in ns:
@@ -383,7 +501,8 @@ def _effect(kind):
 
     def lines(game, comp, body, path, params):
         if not isinstance(body, dict) or any(k not in body for k in keys):
-            comp.problem(path, f"{kind} takes {{{', '.join(keys)}}}")
+            comp.problem(path, f"{kind} takes {{{', '.join(keys)}}}" + (", and optionally fixed: BOOL"
+                                                                         if kind == "lay_off" else ""))
             return None
         src = comp.code(body["from"], path + ("from",), params, (list_of(CARD),))
         dst = comp.code(body["to"], path + ("to",), params, (list_of(list_of(CARD)),))
@@ -398,12 +517,32 @@ def _effect(kind):
         idx = comp.code(body["index"], path + ("index",), params, (INT,))
         if idx is None:
             return None
-        return [f"_m_fx_lay_off(s, {src.src}, {dst.src}, {idx.src}, {cards.src}, {wild.src})"]
+        fixed = comp.code(body["fixed"], path + ("fixed",), params, (BOOL,)) if "fixed" in body else None
+        if "fixed" in body and fixed is None:
+            return None
+        return [f"_m_fx_lay_off(s, {src.src}, {dst.src}, {idx.src}, {cards.src}, {wild.src}"
+                + (f", {fixed.src})" if fixed is not None else ")")]
     return lines
+
+
+def _wild_to_low_end_effect(game, comp, body, path, params):
+    """``wild_to_low_end: {to: ZONE_OF_MELDS, index: N, wild: WILD}`` (module doc)."""
+    keys = ("to", "index", "wild")
+    if not isinstance(body, dict) or any(k not in body for k in keys):
+        comp.problem(path, "wild_to_low_end takes {to, index, wild}")
+        return None
+    dst = comp.code(body["to"], path + ("to",), params, (list_of(list_of(CARD)),))
+    idx = comp.code(body["index"], path + ("index",), params, (INT,))
+    wild = comp.code(body["wild"], path + ("wild",), params, (list_of(CARD),))
+    if None in (dst, idx, wild):
+        return None
+    comp.ns.update(_m_fx_wild_to_low_end=fx_wild_to_low_end)
+    return [f"_m_fx_wild_to_low_end(s, {dst.src}, {idx.src}, {wild.src})"]
 
 
 EXTRA_EFFECTS["meld"] = _effect("meld")
 EXTRA_EFFECTS["lay_off"] = _effect("lay_off")
+EXTRA_EFFECTS["wild_to_low_end"] = _wild_to_low_end_effect
 
 
 @builtin("join")
@@ -412,3 +551,38 @@ def _join(comp, n, args):
     _argc(comp, n, args, 2)
     a, b = _cards_arg(comp, args[0], "join"), _cards_arg(comp, args[1], "join")
     return Code(f"(tuple({a.src}) + tuple({b.src}))", list_of(CARD))
+
+
+@builtin("fits_in_place")
+def _fits_in_place(comp, n, args):
+    """``fits_in_place(meld, cards, wild)``: laying ``cards`` off on ``meld`` keeps every card of the meld in
+    its place but a wild that a natural card of ``cards`` displaces (``fixed_layout``)."""
+    _argc(comp, n, args, 3)
+    m, c, w = (_cards_arg(comp, a, "fits_in_place") for a in args)
+    if comp.env.ns is not None:
+        comp.env.ns.update(_m_fixed_layout=fixed_layout)
+    return Code(f"(_m_fixed_layout(tuple({m.src}), tuple({c.src}), {w.src}, RANK, SUIT, SORT_KEY) is not None)", BOOL)
+
+
+@builtin("wild_moves_low")
+def _wild_moves_low(comp, n, args):
+    """``wild_moves_low(meld, wild)``: the card on ``meld``'s high end is a wild that could stand on its
+    low end instead (``wild_to_low_end``)."""
+    _argc(comp, n, args, 2)
+    m, w = (_cards_arg(comp, a, "wild_moves_low") for a in args)
+    if comp.env.ns is not None:
+        comp.env.ns.update(_m_wild_to_low_end=wild_to_low_end)
+    return Code(f"(_m_wild_to_low_end(tuple({m.src}), {w.src}, RANK, SUIT) is not None)", BOOL)
+
+
+@builtin("wild_goes_high")
+def _wild_goes_high(comp, n, args):
+    """``wild_goes_high(meld, cards, wild)``: laying ``cards`` off on ``meld`` with its wilds in place puts a
+    wild (displaced, or one of ``cards``) on the high end while the low end is free too (``fixed_layout``'s
+    choice: the player may then move it there)."""
+    _argc(comp, n, args, 3)
+    m, c, w = (_cards_arg(comp, a, "wild_goes_high") for a in args)
+    if comp.env.ns is not None:
+        comp.env.ns.update(_m_fixed_layout=fixed_layout)
+    return Code(f"(_m_fixed_layout(tuple({m.src}), tuple({c.src}), {w.src}, RANK, SUIT, SORT_KEY) or (0, False))[1]",
+                BOOL)
