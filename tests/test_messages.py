@@ -154,3 +154,15 @@ def test_simulate_with_workers_prints_a_fault_as_with_one(tmp_path):
     assert one.returncode == two.returncode != 0
     assert two.stderr == one.stderr
     assert one.stderr.splitlines()[0].startswith("fault.yaml:4:5: error: with 3 players, deal 1, step 'oops': ")
+
+
+def test_a_bad_option_default_is_reported_when_the_schema_refuses_its_consequence(tmp_path):
+    """`jack_of_diamonds: {default: true}` over black-lady's int option was reported only as the base's
+    "$.deck.points.JD: expected a whole number, found true/false" (a by_option use in black-lady.yaml): the
+    cause, the variant's default, is now reported at its line too."""
+    f = tmp_path / "v.yaml"
+    f.write_text("extends: black-lady\nname: v\noptions:\n  jack_of_diamonds: {default: true}\n")
+    problems, status = validate_ruleset(str(f), play=False)
+    assert status == 1
+    mine = [(p.line, p.col, p.message) for p in problems if p.file.endswith("v.yaml")]
+    assert mine == [(4, 31, "bad default: option 'jack_of_diamonds' takes a whole number; got 'true'")]

@@ -252,7 +252,8 @@ def coerce_option(name: str, spec: dict, raw):
         else:
             v = str(raw)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"option '{name}' takes {_describe(spec)}; got '{raw}'") from None
+        shown = ("true" if raw else "false") if isinstance(raw, bool) else raw   # as written in YAML
+        raise ValueError(f"option '{name}' takes {_describe(spec)}; got '{shown}'") from None
     values = spec.get("values")
     if values is not None and v not in values and str(v) not in [str(x) for x in values]:
         raise ValueError(f"option '{name}' takes {_describe(spec)}; got '{raw}'")
@@ -510,6 +511,13 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
     except RulesetError as e:
         if strict:
             raise
+        # An option's bad default is often the cause of what the schema refused (a by_option value in the
+        # base: `default: true` for an int option made the deck's points "expected a whole number" at the
+        # base's line): report it too, at the default (issue 20 item 6).
+        try:
+            problems += [p for p in _check_option_defaults(data, pos) if p.message.startswith("bad default: ")]
+        except (TypeError, ValueError, AttributeError):   # option specs the schema refused
+            pass
         problems += e.problems
     else:
         option_problems = _check_option_defaults(data, pos) + _check_var_defaults(data, pos)
