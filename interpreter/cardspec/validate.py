@@ -242,8 +242,10 @@ def _unread_options(rs, options, games: dict) -> list:
         read |= game.options_read
     unread = [name for name in rs.options if name not in read]
     if unread:   # an option read only when another option has another value (inside a by_option case)
+        from .rules import by_option_nodes
         base = dict(options or {})
-        for name, v in _option_values(rs, base):
+        choosers = {node["by_option"] for _, node in by_option_nodes(rs.data)}   # only they change what compiles
+        for name, v in [(k, v) for k, v in _option_values(rs, base) if k in choosers][:MAX_OPTION_VARIANTS]:
             if all(u in read for u in unread):
                 break
             try:
