@@ -53,3 +53,29 @@ def test_info_and_list_ruleset_show_players_options_with_help_and_steps():
     assert _run("list", "hearts") == out
     bad = CliRunner().invoke(main, ["info", "heart"])
     assert bad.exit_code == 2 and "hearts" in bad.output and "Traceback" not in bad.output
+
+
+def test_a_face_up_widow_is_named_when_taken():
+    """Issue 23 item 5: "taking a face-up widow does not show its cards" — cancellation-black-lady.md:
+    half the widow is dealt face up; the log names those cards again when a trick's winner takes it."""
+    full = _run("play", "cancellation-black-lady", "--players", "9", "--seed", "1")
+    deals = full.split("Deal ")[1:]
+    assert deals
+    for d in deals:
+        up = re.search(r"widow: (\d+) cards, face up: ((?:\S+ ?)+)\n", d)
+        taken = re.search(r"takes the widow \((\d+) cards; face up: ((?:\S+ ?)+)\)", d)
+        assert up and taken, d[:400]
+        assert taken.group(1) == up.group(1) and taken.group(2).split() == up.group(2).split()
+
+
+def test_face_up_cards_needs_a_shared_zone(tmp_path):
+    import cardspec
+    from cardspec.errors import RulesetError
+    p = tmp_path / "v.yaml"
+    p.write_text("extends: cancellation-black-lady\nname: v\ndefine:\n  bad: count(face_up_cards(hand))\n")
+    try:
+        cardspec.load(str(p), players=9)
+    except RulesetError as e:
+        assert "face_up_cards needs a shared zone of cards" in str(e) and "v.yaml:4:" in str(e)
+    else:
+        raise AssertionError("face_up_cards(hand) was accepted")

@@ -66,19 +66,22 @@ def test_hearts_lead_and_play_restrictions_say_which_rule():
 
 
 def test_without_a_reason_the_restriction_is_quoted_as_written():
-    """A tricks step without lead_reason / play_reason quotes its lead: / play: condition."""
+    """A tricks step without lead_reason / play_reason (and parts without reason:) quotes the part of its
+    lead: / play: condition that refused the card, not the whole condition."""
     rs = cardspec.read_ruleset("hearts")
     data = dict(rs.data)
     steps = []
     for step in data["deal"]:
         if isinstance(step, dict) and "tricks" in step:
-            step = {**step, "tricks": {k: v for k, v in step["tricks"].items() if not k.endswith("_reason")}}
+            step = {**step, "tricks": {k: ([x["rule"] if isinstance(x, dict) else x for x in v]
+                                           if k in ("lead", "play") and isinstance(v, list) else v)
+                                       for k, v in step["tricks"].items() if not k.endswith("_reason")}}
         steps.append(step)
     data["deal"] = steps
     g = Game(dataclasses.replace(rs, data=data), 4, {"first_pass": "none", "deals": 1})
     s = hearts(g)
     e = refuse(s, "3C")
-    assert e.reason.startswith("not legal: the rule lead: if trick_number == 1 then card == 2C else")
+    assert e.reason == "not legal: the rule lead: trick_number != 1 or card == 2C"
     for a in ("2C", "AC", "KC"):
         s.apply(a)
     e = refuse(s, "AH")

@@ -135,3 +135,19 @@ def test_cli_plot_writes_a_png(tmp_path):
     r = CliRunner().invoke(main, ["simulate", HIGH_CARD, "-n", "30", "--plot", str(out)])
     assert r.exit_code == 0, r.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_labels_chips_as_chips(tmp_path, monkeypatch):
+    """Issue 23 item 5: "chips labelled as chips in plots" — the axis names the score counter's label
+    (red-dog.yaml: chips, label Chips), not "points"."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.axes
+    from cardspec.simulate import plot
+    seen = []
+    orig = matplotlib.axes.Axes.set_xlabel
+    monkeypatch.setattr(matplotlib.axes.Axes, "set_xlabel",
+                        lambda self, text, *a, **k: (seen.append(text), orig(self, text, *a, **k))[1])
+    res = simulate("red-dog", 3, players=2)
+    assert res["score_label"] == "Chips"
+    plot(res, str(tmp_path / "chips.png"))
+    assert seen == ["Chips at the end of the match"]

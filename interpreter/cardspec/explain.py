@@ -32,6 +32,18 @@ def expr(x) -> str:
     return "`" + " ".join(str(x).split()) + "`"
 
 
+def cond(x, reason=None) -> str:
+    """A condition as a reader sees it: ``EXPR (reason)``, or for parts with their own reasons
+    (``{rule, reason}`` or a list of them) each part with its reason, joined by "and"."""
+    items = x if isinstance(x, list) else [x]
+    parts = []
+    for it in items:
+        rule, why = (it.get("rule"), it.get("reason", reason)) if isinstance(it, dict) else (it, reason)
+        why = " ".join(str(why).split()) if why else ""
+        parts.append(expr(rule) + (f" ({why})" if why else ""))
+    return ", and ".join(parts)
+
+
 # ---- steps -----------------------------------------------------------------------------------------
 def _shuffle(spec, ctx):
     return ["Gather every card into the stock and shuffle it."]
@@ -76,11 +88,9 @@ def _tricks(spec, ctx):
     out.append("Players must follow the led suit if they can." if follow == "suit" else
                "Any card may be played to a trick (no obligation to follow suit).")
     if spec.get("lead") is not None:
-        why = f" ({spec['lead_reason']})" if spec.get("lead_reason") else ""
-        out.append(f"A card may be led only when {expr(spec['lead'])}{why}.")
+        out.append(f"A card may be led only when {cond(spec['lead'], spec.get('lead_reason'))}.")
     if spec.get("play") is not None:
-        why = f" ({spec['play_reason']})" if spec.get("play_reason") else ""
-        out.append(f"A card may be played only when {expr(spec['play'])}{why}.")
+        out.append(f"A card may be played only when {cond(spec['play'], spec.get('play_reason'))}.")
     if spec.get("cancel") is not None:
         out.append(f"Two played cards a and b cancel each other (neither can win) when {expr(spec['cancel'])}.")
     wins = spec.get("wins")
@@ -129,8 +139,7 @@ def _bid(spec, ctx):
     out = [f"Each player bids once, {who}: a number from {expr(spec.get('min', 0))} to {expr(spec.get('max'))}, "
            f"kept in their {spec.get('counter')}."]
     if spec.get("legal") is not None:
-        why = f" ({spec['reason']})" if spec.get("reason") else ""
-        out.append(f"A bid is allowed only when {expr(spec['legal'])}{why}.")
+        out.append(f"A bid is allowed only when {cond(spec['legal'], spec.get('reason'))}.")
     if spec.get("after_bid"):
         out.append("After each bid:")
         out += ["  " + x for x in describe_effects(spec["after_bid"], ctx)]
@@ -167,7 +176,7 @@ def _turns(spec, ctx):
             continue
         line = f"  {name}: {a.get('help', '').strip() or 'an action'}"
         if a.get("legal") is not None:
-            line += f" Allowed when {expr(a['legal'])}."
+            line += f" Allowed when {cond(a['legal'], a.get('reason'))}."
         out.append(line)
     if spec.get("until") is not None:
         out.append(f"The turns end when {expr(spec['until'])}"
@@ -218,8 +227,7 @@ def _auction(spec, ctx):
     out = [f"Auction, from {first} in play order: a bid is {what}; listed in the order the bidding climbs, "
            f"each bid must beat the standing one ({expr(spec.get('beats', 'level > bid_level'))})."]
     if spec.get("legal") is not None:
-        why = f" ({spec['reason']})" if spec.get("reason") else ""
-        out.append(f"A bid is allowed only when {expr(spec['legal'])}{why}.")
+        out.append(f"A bid is allowed only when {cond(spec['legal'], spec.get('reason'))}.")
     if spec.get("may_pass") is not None:
         out.append(f"A player may pass only when {expr(spec['may_pass'])}.")
     if spec.get("once"):

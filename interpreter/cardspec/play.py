@@ -152,7 +152,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             if ev.get("loser") and len(ev["loser"]) < len(ev["ranking"]):
                 lines.append("Loser: " + ", ".join(_side(game, x) for x in ev["loser"]))
         elif t == "widow_taken":
-            lines.append(f"  seat {ev['seat']} takes the widow ({_n(ev['cards'], 'card')})")
+            up = f"; face up: {' '.join(ev['face_up'])}" if ev.get("face_up") else ""   # public cards, named
+            lines.append(f"  seat {ev['seat']} takes the widow ({_n(ev['cards'], 'card')}{up})")
         elif t == "choose":   # a decision inside a trick (tricks: choose:), e.g. naming a suit
             lines.append(f"  seat {ev['seat']}: {ev.get('word', 'chooses')} {_plain(ev.get('choice'))}")
         elif t == "action":
@@ -250,7 +251,7 @@ def _show_view(game, view):
                    "(names: card, last, line; e.g. write card.color != last.color)")
 
 
-def display_lines(view) -> list:
+def display_lines(view, counters: bool = True) -> list:
     """Lines for what a view shows a person, in the ruleset's words (``view["display"]``,
     engine/display.py): zones by kind (shared cards, a pile's top card, melds numbered as lay-offs name
     them, face-up cards, other seats' open cards), then each labelled counter (per seat or per team)
@@ -275,7 +276,7 @@ def display_lines(view) -> list:
             out.append(f"{label}: {' '.join(z['cards'])}")
         elif z["cards"] and owner != me:
             out.append(f"{label} of {z['owner_label']}: {' '.join(z['cards'])}")
-    for c in d.get("counters", []):
+    for c in d.get("counters", []) if counters else []:   # (a front end with a score table: counters=False)
         vals = [f"{v['who']}: {v['value']}" for v in c["values"] if v["value"] is not None]
         if vals:
             out.append(f"{c['label']}: " + ", ".join(vals))
@@ -310,17 +311,23 @@ def ask_human(state, seat) -> str:
             click.echo(f"  {e}. Try again.")   # the reason and the legal actions (IllegalAction.__str__)
 
 
+def make_bots(game, seed) -> dict:
+    """seat -> the bot ``cardspec play`` (and ``cardspec tui``) uses there: the ruleset's default bot
+    (``bots: default:``: a meld or induction bot), else a random bot, seeded from ``seed``."""
+    bot_rng = random.Random(f"{seed}-bots")
+    from .players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
+    default = from_ruleset(game)
+    from .players.induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
+    return {i: default or _induction(game, f"{seed}-induction-{i}") or RandomBot(bot_rng.random())
+            for i in range(game.n)}
+
+
 def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo, quiet=False):
     """Play one match; bots act from their view only. Returns the final state.
 
     ``quiet``: print only each deal's summary and the result (not with ``human``)."""
     state = game.new_state(seed=seed, dealer=dealer)
-    bot_rng = random.Random(f"{seed}-bots")
-    from .players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
-    default = from_ruleset(game)
-    from .players.induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
-    bots = {i: default or _induction(game, f"{seed}-induction-{i}") or RandomBot(bot_rng.random())
-            for i in range(game.n)}
+    bots = make_bots(game, seed)
     shown = 0
     tally = {}     # the current deal's bids and tricks, for its summary, across the human's log pieces
     while not state.terminal:

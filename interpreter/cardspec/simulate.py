@@ -386,7 +386,9 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
     side_bots = ["/".join(sorted({specs[k] for k in range(players) if _side_of(game, k) == s})) for s in total.sides]
     out = {"ruleset": game.name, "players": players, "options": {k: v for k, v in game.options.items()},
            "seed": seed, "bots": specs, "policy": policy,
-           "report_percent": {name: p for name, (_x, _y, p) in game.report.items()}}
+           "report_percent": {name: p for name, (_x, _y, p) in game.report.items()},
+           # what the match total counts, in the ruleset's words (its counter's label: Chips, Score)
+           "score_label": (game.score_counter.label if game.score_counter is not None else "") or "Score"}
     out.update(total.summary(labels, side_bots))
     return out
 
@@ -598,9 +600,10 @@ def plot(res: dict, path: str):
         else:
             xs = [float(x) + (i - (k - 1) / 2) * width for x in dist]
             ax.bar(xs, [c / res["matches"] for c in dist.values()], width=width, label=label)
-    ax.set_xlabel("match score (points)")
+    what = res.get("score_label") or "Score"   # the score counter's label: chips are labelled as chips
+    ax.set_xlabel(f"{what} at the end of the match")
     ax.set_ylabel("share of matches")
-    ax.set_title(f"{res['ruleset']}: score distribution per side, {res['matches']} matches")
+    ax.set_title(f"{res['ruleset']}: {what.lower()} per side at the end, {res['matches']} matches")
     ax.legend()
     fig.tight_layout()
     try:

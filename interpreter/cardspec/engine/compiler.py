@@ -130,6 +130,45 @@ class Compiler:
                 break
         return ok
 
+    def condition_parts(self, spec, path, default_reason=None) -> list:
+        """The parts of a condition that may carry reasons (docs/rulesets.md, "Reasons"): ``spec`` is an
+        expression (text or bool), ``{rule: EXPR, reason: TEXT}``, or a list of those (all must hold: an
+        ``and`` whose parts have their own reasons). Returns ``[(text, reason or default_reason, path)]``
+        (an empty list records a problem). Messages name the reason of the one part that fails."""
+        items = spec if isinstance(spec, list) else [spec]
+        sub = isinstance(spec, list)
+        out = []
+        for i, item in enumerate(items):
+            p = path + ((i,) if sub else ())
+            if isinstance(item, dict):
+                extra = [k for k in item if k not in ("rule", "reason")]
+                if "rule" not in item or extra:
+                    self.problem(p, "a condition with a reason is {rule: EXPR, reason: TEXT}"
+                                 + (f"; found {', '.join(map(str, extra))}" if extra else ""))
+                    continue
+                why = item.get("reason")
+                out.append((item["rule"], " ".join(str(why).split()) if why is not None else default_reason,
+                            p + ("rule",)))
+            elif item is None or isinstance(item, (list, dict)):
+                self.problem(p, "a condition is an expression or {rule: EXPR, reason: TEXT}")
+            else:
+                out.append((item, default_reason, p))
+        if sub and not items:
+            self.problem(path, "an empty list of conditions: leave the key out instead")
+        return out
+
+    def condition(self, spec, path, params=(), default_reason=None):
+        """``(fn, parts)``: ``fn(s, *params)`` is the whole condition (every part holds); ``parts`` is
+        ``[(fn_i, reason_i, text_i)]``, each part alone, for messages (``condition_parts``)."""
+        parts = self.condition_parts(spec, path, default_reason)
+        codes = [(self.code(text, p, params, (BOOL,)), why, text) for text, why, p in parts]
+        if any(c is None for c, _, _ in codes) or not codes:
+            return _dummy, []
+        src = " and ".join(f"({c.src})" for c, _, _ in codes) if len(codes) > 1 else codes[0][0].src
+        fns = [(self.function(c.src, params), why, " ".join(str(text).split())) for c, why, text in codes] \
+            if len(codes) > 1 else [(None, codes[0][1], " ".join(str(codes[0][2]).split()))]
+        return self.function(src, params), fns
+
     def filter_lines(self, text, path, params, var: str, lst: str):
         """Statements narrowing list ``lst`` by condition ``text`` on parameter ``var`` (see dsl)."""
         from ..lang.syntax import parse
@@ -215,6 +254,21 @@ SAFE_BUILTINS = {k: getattr(builtins, k) for k in (
 _BAD_OPS = frozenset(dis.opmap[n] for n in (
     "IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR", "LOAD_BUILD_CLASS", "STORE_GLOBAL", "DELETE_GLOBAL",
     "STORE_NAME", "DELETE_NAME", "SETUP_WITH", "BEFORE_WITH", "GET_AWAITABLE") if n in dis.opmap)
+
+
+def failed_reason(parts, s, *args, fallback=None):
+    """The reason of the first part of a condition (``Compiler.condition``) that does not hold for
+    ``args`` (call it once the whole condition failed; a lone part has no function of its own): text,
+    else ``fallback``. A part without a reason is named by its condition as written
+    (``the rule: TEXT``); an error inside a part counts as not holding."""
+    for fn, why, text in parts:
+        try:
+            held = fn is not None and bool(fn(s, *args))   # None: the one part, which failed
+        except Exception:   # noqa: BLE001 - a value the part's expression cannot take
+            held = False
+        if not held:
+            return why or f"the rule: {text}"
+    return fallback
 
 
 def check_generated(src: str, fname: str, filename: str = "<ruleset>"):

@@ -218,6 +218,23 @@ def _top(comp, n, args):
     return Code(f"_top({z.src})", elem(z.type))
 
 
+@builtin("face_up_cards")
+def _face_up(comp, n, args):
+    """``face_up_cards(ZONE)``: the cards of a shared zone that lie face up (a deal step's ``face_up:``, e.g. half
+    of a widow), which every seat has seen: public, so an event may name them when the zone is taken
+    (docs/dsl.md). Empty for a zone with none face up."""
+    import re
+    _argc(comp, n, args, 1)
+    z = comp.c(args[0])
+    m = re.fullmatch(r"s\.z\[(\d+)\]", z.src)
+    if m is None or z.type != list_of(CARD):
+        comp.err(args[0], "face_up_cards needs a shared zone of cards, such as widow")
+        return Code("[]", list_of(CARD), size=0)
+    i = int(m.group(1))
+    comp.charge(comp.bound_of(z))
+    return Code(f"s.z[{i}][:s.face_up[{i}]]", list_of(CARD), size=comp.bound_of(z))
+
+
 @builtin("distinct")
 def _distinct(comp, n, args):
     _argc(comp, n, args, 1)

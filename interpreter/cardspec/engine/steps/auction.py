@@ -53,7 +53,7 @@ passes mean are the ruleset's.
 """
 from __future__ import annotations
 
-from ..compiler import Compiler
+from ..compiler import Compiler, failed_reason
 from ..effects import compile_effects
 from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, TO_ACT
 from .base import Step, step_type
@@ -118,8 +118,10 @@ class Auction(Step):
             comp.problem(path + ("passing",), f"passing is soft or hard, not '{body.get('passing')}'")
         self.once = bool(body.get("once", False))
         self.beats = comp.expr(body.get("beats", "level > bid_level"), path + ("beats",), BID_CTX, (BOOL,))
-        self.restrict = comp.expr(body["legal"], path + ("legal",), BID_CTX, (BOOL,)) if "legal" in body else None
-        self.reason = str(body.get("reason", "a restriction of this ruleset forbids it"))
+        # legal: an expression, {rule, reason} or a list of them; messages give the failing part's reason
+        self.reason = " ".join(str(body.get("reason", "a restriction of this ruleset forbids it")).split())
+        self.restrict, self.restrict_parts = comp.condition(body["legal"], path + ("legal",), BID_CTX, self.reason) \
+            if "legal" in body else (None, [])
         self.may_pass = comp.expr(body["may_pass"], path + ("may_pass",), (("seat", INT),), (BOOL,)) \
             if "may_pass" in body else None
         self.ends = comp.expr(body["ends"], path + ("ends",), BID_CTX, (BOOL,)) if "ends" in body else None
@@ -357,7 +359,7 @@ class Auction(Step):
         f = self._fields(move)
         if s.v[BID_LEVEL] >= 0 and not self.beats(s, seat, *f):
             return f"not legal: it does not beat the standing bid ({self._texts[s.v[BID_LEVEL]]})"
-        return f"not legal: {self.reason}"
+        return f"not legal: {failed_reason(self.restrict_parts, s, seat, *f, fallback=self.reason)}"
 
     def add_view(self, s, seat, out):
         if s.flight is not None:

@@ -28,7 +28,7 @@ the hook); the step knows no game, the ruleset supplies every number.
 """
 from __future__ import annotations
 
-from ..compiler import Compiler, INTS
+from ..compiler import Compiler, INTS, failed_reason
 from ..effects import compile_effects
 from ..slots import DEALER, TO_ACT
 from .base import DealError, Step, step_type
@@ -53,8 +53,10 @@ class Bid(Step):
         self.lo = comp.expr(body.get("min", 0), path + ("min",), (), (INT,))
         self.hi = comp.expr(body.get("max", 0), path + ("max",), (), (INT,))
         self.order = comp.expr(body["order"], path + ("order",), (), (INTS,)) if "order" in body else None
-        self.restrict = comp.expr(body["legal"], path + ("legal",), BID_CTX, (BOOL,)) if "legal" in body else None
-        self.reason = str(body.get("reason", "a restriction of this ruleset forbids it"))
+        # legal: an expression, {rule, reason} or a list of them; messages give the failing part's reason
+        self.reason = " ".join(str(body.get("reason", "a restriction of this ruleset forbids it")).split())
+        self.restrict, self.restrict_parts = comp.condition(body["legal"], path + ("legal",), BID_CTX, self.reason) \
+            if "legal" in body else (None, [])
         self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), BID_CTX)
         self._values = self._static_values(game, comp, body)
 
@@ -182,7 +184,7 @@ class Bid(Step):
         lo, hi = self.lo(s), self.hi(s)
         if not (lo <= bid <= hi):
             return f"not legal: a bid is from {lo} to {hi}"
-        return f"not legal: {self.reason}"
+        return f"not legal: {failed_reason(self.restrict_parts, s, s.v[TO_ACT], bid, fallback=self.reason)}"
 
     def add_view(self, s, seat, out):
         if s.flight is not None:

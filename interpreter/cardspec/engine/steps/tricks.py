@@ -13,6 +13,8 @@ YAML (every key optional)::
       lead: EXPR                             # extra condition on a led card   (card, seat, hand)
       play: EXPR                             # extra condition on any card     (card, seat, hand)
       lead_reason: TEXT                      # why a lead that `lead` refuses is illegal (error messages;
+                                             #   lead/play may also be {rule: EXPR, reason: TEXT} or a list
+                                             #   of those, all holding: the failing part's reason is given;
       play_reason: TEXT                      #   default: the condition as written), same for `play`
       wins: card.suit == led_suit or (trump != no_suit and card.suit == trump)   # which cards can win (card, seat)
       key: card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)  # the highest key wins
@@ -105,15 +107,19 @@ class Tricks(Step):
         # The step runs on generated code: blocks of Python statements built from the
         # ruleset's expressions, assembled into three functions (legal cards, play one
         # card, and a random playout loop that inlines both).
-        lead = comp.filter_lines(body.get("lead", True), path + ("lead",), PLAY_CTX, "card", "c1")
-        play = comp.filter_lines(body.get("play", True), path + ("play",), PLAY_CTX, "card", "c1")
-        # Error messages name the restriction that refused a card: the ruleset's reason text, else
-        # the condition as the ruleset wrote it.
-        self.reasons = {}
+        # lead/play: an expression, {rule: EXPR, reason: TEXT}, or a list of them (all must hold). Each part
+        # narrows the cards in turn; error messages name the reason of the part that refused a card (its
+        # own reason:, else {key}_reason:, else the part as the ruleset wrote it).
+        parts = {}
         for key in ("lead", "play"):
             why = body.get(f"{key}_reason")
-            self.reasons[key] = (str(why).strip() if why is not None else
-                                 "the rule " + key + ": " + " ".join(str(body.get(key, "")).split()))
+            default = " ".join(str(why).split()) if why is not None else None
+            parts[key] = [(text, r or "the rule " + key + ": " + " ".join(str(text).split()), p)
+                          for text, r, p in comp.condition_parts(body.get(key, True), path + (key,), default)]
+        part_lines = {key: [comp.filter_lines(text, p, PLAY_CTX, "card", "c1") for text, _, p in parts[key]]
+                      for key in ("lead", "play")}
+        lead = [ln for lines in part_lines["lead"] for ln in lines]
+        play = [ln for lines in part_lines["play"] for ln in lines]
         self.dedupe = dedupe = game.deck.copies > 1 or game.deck.jokers > 1
         H, W, n = self.hand, self.won, game.n
         # Effective suits (deck suit_of) and cards of no suit (a joker): docs/tricks.md.
@@ -279,10 +285,12 @@ class Tricks(Step):
             pending = ["if plays and plays[-1][0] == p_seat:", f"    return {fn}(s, p_seat, plays[-1][1])"]
             comp.ns[fn] = self._choices
         self._legal = comp.function("", (), statements=head + pending + legal + ret)
-        # The lead / play conditions alone, narrowing a given list (no lifting): why_illegal uses them.
-        self._only = {key: comp.function("", (("cards", list_of(CARD)),), statements=head + [
-            "p_hand = hands[p_seat]", "c1 = p_cards"] + [local.sub(r"\1[", ln) for ln in lines] + ["return c1"])
-            for key, lines in (("lead", lead), ("play", play)) if lines}
+        # The lead / play conditions alone, part by part, narrowing a given list (no lifting): why_illegal
+        # uses them to name the part that refused a card.
+        self._only = {key: [(comp.function("", (("cards", list_of(CARD)),), statements=head + [
+            "p_hand = hands[p_seat]", "c1 = p_cards"] + [local.sub(r"\1[", ln) for ln in lines] + ["return c1"]),
+            why) for lines, (_, why, _) in zip(part_lines[key], parts[key]) if lines]
+            for key in ("lead", "play")}
         self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
                                         + play_card + ["return done"])
         if self.choose is not None:
@@ -706,12 +714,14 @@ class Tricks(Step):
         # Which restriction refused it: the lead's (when leading), else the play's; each is lifted
         # when it would leave no card, as in the generated legal function.
         for key in ("play",) if s.plays else ("lead", "play"):
-            only = self._only.get(key)
-            if only is None:
-                continue
-            allowed = only(s, cards)
+            allowed, why = cards, None
+            for only, reason in self._only.get(key, ()):
+                narrowed = only(s, allowed)
+                if why is None and card in allowed and card not in narrowed:
+                    why = reason      # the first part that refused the card
+                allowed = narrowed
             if allowed and card not in allowed:
-                return f"not legal: {self.reasons[key]}"
+                return f"not legal: {why}"
             cards = allowed or cards
         return "not legal now"
 

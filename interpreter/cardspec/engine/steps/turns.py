@@ -43,7 +43,7 @@ import ast
 import itertools
 import math
 
-from ..compiler import Compiler, SEAT_ZONE, ZONE
+from ..compiler import Compiler, SEAT_ZONE, ZONE, failed_reason
 from ..effects import END_LEVELS, effects_source
 from ..slots import TO_ACT, TURN
 from ...cards import SUIT_NAMES
@@ -61,12 +61,12 @@ PARAM_KINDS = ("card", "cards", "number", "choice")
 
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
-                 "elem", "ordered", "cands", "srcs", "kmin_lit")
+                 "elem", "ordered", "cands", "srcs", "kmin_lit", "reason")
 
 
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
-                 "secret", "legal_text", "never")
+                 "secret", "legal_text", "never", "why_parts")
 
 
 #: The most card sets (or sequences) one ``cards:`` parameter may be listed from at once, and the most
@@ -328,6 +328,7 @@ class Turns(Step):
             P.name, P.kind = pname, kind
             P.where = P.values = P.cands = P.srcs = P.kmin_lit = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
             P.ordered = False
+            P.reason = " ".join(str(pspec["reason"]).split()) if pspec.get("reason") is not None else None
             var = py_param(pname)
             cur = tuple(ctx)
             if kind in ("card", "cards"):
@@ -426,13 +427,27 @@ class Turns(Step):
             a.params.append(P)
             ctx.append((pname, P.type))
         ctx = tuple(ctx)
-        legal = comp.code(spec.get("legal", True), path + ("legal",), ctx, (BOOL,))
-        lsrc = legal.src if legal is not None else "False"
-        a.legal_text = str(spec.get("legal", True))
+        # legal: an expression, {rule: EXPR, reason: TEXT} or a list of them (all must hold); the action's
+        # reason: is the default reason. A refused action names the reason of the part that failed.
+        why = spec.get("reason")
+        parts = comp.condition_parts(spec.get("legal", True), path + ("legal",),
+                                     " ".join(str(why).split()) if why is not None else None)
+        codes = [(comp.code(text, p, ctx, (BOOL,)), r, " ".join(str(text).split())) for text, r, p in parts]
+        if not codes or any(c is None for c, _, _ in codes):
+            lsrc = "False"
+        else:
+            lsrc = codes[0][0].src if len(codes) == 1 else " and ".join(f"({c.src})" for c, _, _ in codes)
+        a.legal_text = " and ".join(x for _, _, x in codes) if len(codes) != 1 else codes[0][2]
+        unpack = ["(" + "".join(py_param(P.name) + ", " for P in a.params) + ") = p_args"] if a.params else []
+        a.why_parts = [(comp.function("", (("seat", INT), ("args", ANY)), statements=unpack + [f"return bool({c.src})"])
+                        if len(codes) > 1 else None,
+                        r or f"'{a.text}' needs {x}, which does not hold now", x)
+                       for c, r, x in codes if c is not None]
         args = "(" + "".join(py_param(P.name) + ", " for P in a.params) + ")"
         lines = ["out = []"]
         a.never = lsrc == "False"   # never legal (e.g. an option's test): _moves does not call its lister
-        if a.params and lsrc != "True" and self._param_free(game, spec.get("legal", True)):
+        check_src = lsrc   # a typed action is checked against the whole condition, hoisted or not
+        if a.params and lsrc != "True" and self._param_free(game, " and ".join(f"({t})" for t, _, _ in parts)):
             lines.append(f"if not ({lsrc}): return out")   # the same for every value: checked once
             lsrc = "True"
         ind = ""
@@ -456,7 +471,7 @@ class Turns(Step):
         clines = []
         if a.params:
             clines.append("(" + "".join(py_param(P.name) + ", " for P in a.params) + ") = p_args")
-        clines += checks + [f"return bool({lsrc})"]
+        clines += checks + [f"return bool({check_src})"]
         a.check_fn = comp.function("", (("seat", INT), ("args", ANY)), statements=clines)
         src = effects_source(game, comp, spec.get("effects"), path + ("effects",), ctx)
         a.fx = comp.function("", ctx, statements=src) if src else None
@@ -750,7 +765,7 @@ class Turns(Step):
                     try:
                         args.append(int(w))
                     except ValueError:
-                        raise ValueError(f"'{w}' is not a whole number") from None
+                        raise ValueError(self._number_first(a, P, j, w)) from None
                 else:
                     args.append(self._value_parse(deck, P.elem, w))
             elif P.kind == "choice":
@@ -775,6 +790,15 @@ class Turns(Step):
             raise ValueError(f"too many words after '{a.text}': {' '.join(words[i:])}")
         return tuple(args)
 
+    @staticmethod
+    def _number_first(a, P, j, w) -> str:
+        """Why word ``w`` cannot be parameter ``P`` (a number) of action ``a``, in the action's terms:
+        ``'lay off' needs meld (a number) first, not '5S': write lay off MELD CARDS``."""
+        form = " ".join([a.text] + [Q.name.upper() for Q in a.params])
+        where = "first" if j == 0 else f"after {a.params[j - 1].name}"
+        return f"'{a.text}' needs {P.name} (a whole number) {where}, not '{w}': write {form}" + \
+            (f" ({a.help})" if a.help else "")
+
     def why_illegal(self, s, move):
         kind, _, _, what, _ = self.phases[s.ts[PH]]
         if move == DONE:
@@ -795,7 +819,8 @@ class Turns(Step):
             if why:
                 return f"not legal: {why}"
             bound.append(v)
-        return f"not legal: '{a.text}' needs {a.legal_text}, which does not hold now"
+        return "not legal: " + failed_reason(a.why_parts, s, s.ts[ACTOR], args,
+                                             fallback=f"'{a.text}' needs {a.legal_text}, which does not hold now")
 
     def _why_value(self, s, a, P, v, bound):
         """Why value ``v`` of parameter ``P`` is refused, naming the legal values (None when it is fine).
@@ -830,7 +855,8 @@ class Turns(Step):
             zone, ok = P.values(s, *bound)
             if v in ok:
                 return None
-            why = f"is not in {P.zone}" if v not in zone else f"does not have {P.where}"
+            why = f"is not in {P.zone}" if v not in zone else \
+                f"is not legal: {P.reason}" if P.reason else f"does not have {P.where}"
             return f"{name} {code[v]} {why}; legal: {' '.join(code[c] for c in ok) or '(none)'}"
         kmin, kmax, zone, ok = P.values(s, *bound)   # cards
         if not kmin <= len(v) <= kmax:
@@ -849,7 +875,8 @@ class Turns(Step):
         if P.where:
             bad = [code[c] for c in v if c not in ok]
             if bad:
-                return f"{name}: {' '.join(bad)} without {P.where} (every card needs it)"
+                return f"{name}: {' '.join(bad)}: {P.reason}" if P.reason else \
+                    f"{name}: {' '.join(bad)} without {P.where} (every card needs it)"
         return None
 
     # ---- small choices (engine/choices.py, docs/actions.md) ----------------------------------------
