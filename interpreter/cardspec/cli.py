@@ -337,6 +337,29 @@ def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
 
 @main.command()
 @click.argument("ruleset")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's players: default, else its minimum).")
+@click.option("--seat", type=int, default=0, show_default=True, help="The seat you play; bots play the others.")
+@click.option("--seed", "-s", default="0", help="Seed for shuffles and bots.")
+@option_opt
+@click.option("--delay", type=click.FloatRange(0, 10), default=0.4, show_default=True,
+              help="Seconds between the bots' actions.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters S H D C, no colour (any terminal).")
+def tui(ruleset, players, seat, seed, option, delay, ascii_only):
+    """Play one seat at a terminal table (Textual; pip install 'cardspec[tui]'). Mouse or keys:
+    ←/→ and Enter choose cards, ':' types an action; 'cardspec play --human' needs no extra."""
+    game = _game(ruleset, players, _options(option, ruleset))
+    if not 0 <= seat < game.n:
+        raise click.BadParameter(f"no seat {seat} with {game.n} players", param_hint="--seat")
+    try:
+        from .tui import CardTableApp
+    except ImportError:
+        raise click.ClickException("cardspec tui needs Textual: pip install 'cardspec[tui]' "
+                                   "(or play in any terminal with: cardspec play RULESET --human 0)") from None
+    CardTableApp(game, seat=seat, seed=_seed(seed), delay=delay, ascii_only=ascii_only).run()
+
+
+@main.command()
+@click.argument("ruleset")
 @click.option("-n", "matches", type=int, default=1000, show_default=True, help="Number of whole matches.")
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's players: default, else its minimum).")
 @click.option("--bots", default=None, metavar="SPEC,…",
