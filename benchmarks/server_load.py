@@ -8,6 +8,15 @@ nothing was lost — the events received in updates are exactly the seat's and t
 spectator's whole logs (fetched again with get_view since 0) — and that no error message
 arrived. Reports actions per second (every action at every table, bots included).
 
+``--store`` (issue 22) picks the server's table store: ``none`` (memory only, the default), ``sqlite``
+(a fresh SQLite file in a temporary folder), ``postgresql`` (a fresh schema on ``--pg``, dropped after
+the run) or any store URL; give it several times (``--store none --store sqlite --store postgresql``) to
+compare. With a store, after the server has stopped the benchmark reads the store back: every table's
+rows present and chained (``Store.load``: no gap, no digest mismatch), as many actions as the client saw,
+and the actions replayed from the store give the very events the client received and a finished match.
+It also times ``Store.append`` alone on the same back end (``--appends`` rows into a scratch table): the
+store's cost per action, next to the difference in wall time per action with and without the store.
+
 With ``--hostile`` (issue 16) it measures what one client can do to another instead: a client
 sends ``hello`` every 50 ms and times each reply, first on a quiet server (``--baseline`` s), then
 while a hostile client, on four connections at once, (1) creates an Eleusis table whose dealer types
@@ -23,6 +32,7 @@ itself. Usage:
 
     python benchmarks/server_load.py                      # 50 Hearts matches
     python benchmarks/server_load.py --tables 50 --ruleset cancellation-black-lady --players 8 --json
+    python benchmarks/server_load.py --store none --store sqlite --store postgresql   # the store's cost
     python benchmarks/server_load.py --hostile            # hello latency under attack
 """
 from __future__ import annotations
@@ -31,9 +41,12 @@ import argparse
 import asyncio
 import json
 import random
+import os
 import subprocess
 import sys
+import tempfile
 import time
+import uuid
 
 from websockets.asyncio.client import connect
 
@@ -86,10 +99,19 @@ async def play_table(url, args, idx, stats):
         stats["actions"] += r["version"]
         stats["mine"] += mine
         stats["tables"] += 1
+        stats["seen"][tid] = {"version": r["version"], "events": got[None]}
 
 
-async def run(args):
-    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
+INFO_LINES = ("cardspec: tables are kept in ", "cardspec: store ")
+
+
+def _server_problems(err: str) -> str:
+    """The server's stderr without the lines it always prints about its store."""
+    return "\n".join(ln for ln in err.strip().splitlines() if not ln.startswith(INFO_LINES))
+
+
+async def run(args, store="none"):
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", store,
                              "--bot-delay",
                              "0", "--max-tables", str(max(args.tables, 1) + 10)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -98,7 +120,7 @@ async def run(args):
         if not line.startswith("cardspec: serving "):
             raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
         url = line.split()[-1].replace("http://", "ws://") + "ws"
-        stats = {"tables": 0, "actions": 0, "mine": 0, "messages": 0, "errors": [], "lost": 0}
+        stats = {"tables": 0, "actions": 0, "mine": 0, "messages": 0, "errors": [], "lost": 0, "seen": {}}
         t0 = time.perf_counter()
         await asyncio.wait_for(asyncio.gather(*(play_table(url, args, i, stats) for i in range(args.tables))),
                                args.timeout)
@@ -110,11 +132,97 @@ async def run(args):
         except subprocess.TimeoutExpired:
             proc.kill()
             err = ""
-    return {"ruleset": args.ruleset, "players": args.players, "tables": args.tables,
-            "finished": stats["tables"], "actions": stats["actions"], "client_actions": stats["mine"],
-            "messages": stats["messages"], "errors": len(stats["errors"]), "lost": stats["lost"],
-            "seconds": round(dt, 2), "actions_per_second": round(stats["actions"] / dt, 1),
-            "server_stderr": err.strip()[-500:]}
+    res = {"ruleset": args.ruleset, "players": args.players, "tables": args.tables, "store": store,
+           "finished": stats["tables"], "actions": stats["actions"], "client_actions": stats["mine"],
+           "messages": stats["messages"], "errors": len(stats["errors"]), "lost": stats["lost"],
+           "seconds": round(dt, 2), "actions_per_second": round(stats["actions"] / dt, 1),
+           "server_stderr": _server_problems(err)[-500:]}
+    if store != "none":
+        res["store_check"] = verify_store(store, stats["seen"])
+        res["append_ms"] = time_appends(store, args.appends)
+    return res
+
+
+def verify_store(url: str, seen: dict) -> dict:
+    """Read the store back after the run: for every table the client played, the rows are all there and
+    chained (``Store.load``), their number is the version the client saw, and replaying them from the
+    table's record gives the events the client received (spectator log) and a finished match."""
+    from cardspec.protocol import Table
+    from cardspec.store import open_store
+    db = open_store(url)
+    problems = []
+    rows = 0
+    try:
+        for tid, mine in seen.items():
+            st = db.load(tid)
+            if st is None:
+                problems.append(f"{tid}: not in the store")
+                continue
+            if st.damaged:
+                problems.append(f"{tid}: {st.damaged}")
+                continue
+            rows += len(st.actions)
+            if len(st.actions) != mine["version"]:
+                problems.append(f"{tid}: {len(st.actions)} actions stored, the client saw {mine['version']}")
+                continue
+            rec, meta = st.record, st.record.meta
+            t = Table(rec.id, rec.ruleset, rec.players, rec.options, meta.get("seed", rec.seed),
+                      bool(meta.get("seed_given")), rec.bots, 0.0, 0.0, token_hashes=rec.token_hashes,
+                      seed_salt=meta.get("seed_salt"))
+            t.replay(st.actions)
+            if not t.state.terminal:
+                problems.append(f"{tid}: the stored actions do not finish the match")
+            elif t.state.log(None) != mine["events"]:
+                problems.append(f"{tid}: the replayed events differ from those the client received")
+        stats = db.stats()
+    finally:
+        db.shutdown()
+    return {"tables_checked": len(seen), "rows": rows, "problems": problems[:10], "bad": len(problems),
+            "store_stats": stats}
+
+
+def time_appends(url: str, n: int) -> dict:
+    """``Store.append`` alone, ``n`` times into a scratch table of the same store (one writer, as a server
+    thread writes): mean, p50, p95 and max in milliseconds. The scratch table is then closed."""
+    from cardspec.store import TableRecord, open_store
+    db = open_store(url)
+    tid = "bench-" + uuid.uuid4().hex[:8]
+    try:
+        db.create(TableRecord(tid, "hearts", "sha256:bench", {}, 4, "0", {0: "x"}, {}, "bench"))
+        xs = []
+        for i in range(n):
+            t0 = time.perf_counter()
+            db.append(tid, i, i % 4, f"play {i}")
+            xs.append(time.perf_counter() - t0)
+        db.close(tid, "benchmark")
+    finally:
+        db.shutdown()
+    xs.sort()
+    return {"n": n, "mean": round(1000 * sum(xs) / n, 3), "p50": round(1000 * xs[n // 2], 3),
+            "p95": round(1000 * xs[int(0.95 * n)], 3), "max": round(1000 * xs[-1], 3)}
+
+
+PG_DEFAULT = os.environ.get("CARDSPEC_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def _store_url(kind: str, args, cleanup: list) -> str:
+    """The store URL for ``--store KIND``: a fresh SQLite file, a fresh PostgreSQL schema, or KIND itself."""
+    if kind == "sqlite":
+        folder = tempfile.mkdtemp(prefix="cardspec-load-")
+        cleanup.append(lambda: __import__("shutil").rmtree(folder, ignore_errors=True))
+        return f"sqlite:///{folder}/tables.db"
+    if kind == "postgresql":
+        import psycopg
+        schema = "load_" + uuid.uuid4().hex[:10]
+        with psycopg.connect(args.pg, autocommit=True) as c:
+            c.execute(f"CREATE SCHEMA {schema}")
+
+        def drop():
+            with psycopg.connect(args.pg, autocommit=True) as c:
+                c.execute(f"DROP SCHEMA {schema} CASCADE")
+        cleanup.append(drop)
+        return f"{args.pg}{'&' if '?' in args.pg else '?'}options=-csearch_path%3D{schema}"
+    return kind
 
 
 # ---- --hostile: one client attacks, another measures its hello latency (issue 16) ----------------------
@@ -297,6 +405,11 @@ def main():
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--store", action="append", metavar="KIND",
+                    help="none (default), sqlite (a fresh temporary file), postgresql (a fresh schema on --pg) or a "
+                         "store URL; repeat to compare")
+    ap.add_argument("--pg", default=PG_DEFAULT, help="the PostgreSQL server for --store postgresql")
+    ap.add_argument("--appends", type=int, default=1000, help="rows of the Store.append timing after each run")
     ap.add_argument("--hostile", action="store_true",
                     help="one hostile client (slow typed rule, bots at the caps, huge legal lists, a table flood) "
                          "while another measures its hello latency")
@@ -307,19 +420,46 @@ def main():
     if args.hostile:
         args.timeout = min(args.timeout, 120.0)
         return main_hostile(args)
-    res = asyncio.run(run(args))
+    results = []
+    for kind in args.store or ["none"]:
+        cleanup = []
+        try:
+            res = asyncio.run(run(args, _store_url(kind, args, cleanup)))
+        finally:
+            for fn in cleanup:
+                fn()
+        res["store"] = kind if kind in ("none", "sqlite", "postgresql") else res["store"]
+        results.append(res)
+    base = next((r for r in results if r["store"] == "none"), None)
+    for res in results:
+        if base is not None and res is not base and res["actions"] and base["actions"]:
+            res["wall_ms_per_action_over_none"] = round(1000 * (1 / res["actions_per_second"]
+                                                                 - 1 / base["actions_per_second"]), 3)
+    load = os.getloadavg()
     if args.json:
-        print(json.dumps(res, indent=1))
-    else:
-        print(f"{res['finished']}/{res['tables']} tables of {res['ruleset']} ({res['players']} players) played to "
+        print(json.dumps({"load_average": load, "runs": results}, indent=1))
+    for res in results if not args.json else []:
+        print(f"[store {res['store']}] {res['finished']}/{res['tables']} tables of {res['ruleset']} "
+              f"({res['players']} players) played to "
               f"the end: {res['actions']} actions ({res['client_actions']} over the WebSocket) in {res['seconds']} s "
               f"= {res['actions_per_second']} actions/s; {res['messages']} messages, {res['errors']} errors, "
               f"{res['lost']} logs with lost events")
+        if "store_check" in res:
+            c, a = res["store_check"], res["append_ms"]
+            print(f"  store read back: {c['tables_checked']} tables, {c['rows']} action rows, "
+                  f"{c['bad']} with a problem" + (f" ({'; '.join(c['problems'])})" if c["problems"] else "")
+                  + "; replayed: every match finished, events identical" * (not c["bad"]))
+            print(f"  Store.append alone ({a['n']} rows): mean {a['mean']} ms, p50 {a['p50']} ms, p95 {a['p95']} ms, "
+                  f"max {a['max']} ms" + (f"; wall time per action vs --store none: "
+                                          f"{res['wall_ms_per_action_over_none']:+} ms"
+                                          if "wall_ms_per_action_over_none" in res else ""))
         if res["server_stderr"]:
-            print("server stderr:", res["server_stderr"])
-    ok = res["finished"] == res["tables"] and not res["errors"] and not res["lost"] and not res["server_stderr"]
+            print("  server stderr:", res["server_stderr"])
+    if not args.json:
+        print(f"load average (1, 5, 15 min) at the end: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+    ok = all(r["finished"] == r["tables"] and not r["errors"] and not r["lost"] and not r["server_stderr"]
+             and not r.get("store_check", {}).get("bad") for r in results)
     sys.exit(0 if ok else 1)
-
 
 if __name__ == "__main__":
     main()
