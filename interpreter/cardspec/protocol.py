@@ -426,15 +426,35 @@ class Table:
         return s if s is not None and s in self.bots else None
 
     # -- changes
-    def _changed(self):
-        self.version += 1
-        self.actions += 1
+    def _changed(self, count: int = 1):
+        self.version += count
+        self.actions += count
         self._info = self._make_info()
         for cb in list(self.listeners):
             cb(self)
 
-    def act(self, seat: int, action: str, now: float) -> str:
-        """Apply ``action`` for ``seat``. Returns the canonical text. Raises ``ProtocolError``."""
+    def act(self, seat: int, action: str, now: float, decision: int | None = None) -> str | None:
+        """Apply ``action`` for ``seat``. Returns the canonical text. Raises ``ProtocolError``.
+
+        On a store shared by several server processes, another process may have stored the next action
+        first (``StoreConflict``: the key ``(table, number)`` decides who was first). The action is then
+        undone, the actions this table missed are read and applied (``catch_up``), and ``action`` is tried
+        again on the new state, where it may be refused like any action (``action/not_your_turn``, …).
+        ``decision``: the number of actions the move was chosen after (a bot's move): when the table has
+        moved past it meanwhile, the move is dropped and None returned instead of trying it again.
+        """
+        from .store import StoreConflict
+        for _ in range(8):
+            if decision is not None and decision != len(self.applied):
+                return None
+            try:
+                return self._act(seat, action, now)
+            except StoreConflict:
+                self.catch_up(now)
+        raise ProtocolError("store/error", f"table {self.id}: the action lost to another server's eight times "
+                            "in a row; try again")
+
+    def _act(self, seat: int, action: str, now: float) -> str:
         self.touched = now
         st = self.state
         if st.terminal:
@@ -462,13 +482,16 @@ class Table:
 
     def _persist(self, seat: int, text: str):
         """Write the action just applied to the store before it is acknowledged; if the write fails, the
-        state goes back to the stored actions (nothing is acknowledged that is not stored)."""
-        from .store import StoreError
+        state goes back to the stored actions (nothing is acknowledged that is not stored). Raises
+        ``StoreConflict`` (state rolled back) when another process stored this action number first."""
+        from .store import StoreConflict, StoreError
         try:
             self.store.append(self.id, len(self.applied), seat, text)
         except StoreError as e:
             self.state = self.game.new_state(seed=self.seed)
             self.replay(self.applied)
+            if isinstance(e, StoreConflict):
+                raise
             raise ProtocolError("store/error", f"the action was not stored, so it was not played: {e}") from None
 
     def replay(self, actions):
@@ -485,8 +508,36 @@ class Table:
         self.version = self.actions = len(self.applied)
         self._info = self._make_info()
 
+    def catch_up(self, now: float | None = None) -> int:
+        """Apply the actions another server process stored for this table since this one's last (a shared
+        store: docs/protocol.md "Several servers"). Returns how many; listeners are told once. Raises
+        ``ProtocolError`` ``store/diverged`` when one cannot be applied, ``store/error`` when the rows
+        cannot be read or are damaged."""
+        from .store import StoreError
+        if self.store is None:
+            return 0
+        start = len(self.applied)
+        try:
+            new = self.store.since(self.id, start)
+        except StoreError as e:
+            raise ProtocolError("store/error", f"table {self.id}: {e}") from None
+        st = self.state
+        for i, (seat, text) in enumerate(new):
+            try:
+                st.apply(text, seat)
+            except (IllegalAction, GameOver, CardspecError) as e:
+                raise ProtocolError("store/diverged", f"table {self.id}: stored action {start + i} ({seat}: {text}) "
+                                    f"cannot be applied: {e}") from None
+            self.applied.append((seat, text))
+        if new:
+            if now is not None:
+                self.touched = now
+            self._changed(len(new))
+        return len(new)
+
     def play_bot(self, now: float) -> str | None:
-        """One move of the bot to act (None when a person or nobody is to act)."""
+        """One move of the bot to act (None when a person or nobody is to act, or when another server
+        process sharing the store made this move first)."""
         seat = self.bot_to_act()
         if seat is None:
             return None
@@ -497,7 +548,7 @@ class Table:
         else:
             view = self.state.view(seat, log=bot.wants_log)
             action = bot.act(view, view["legal_actions"])
-        return self.act(seat, action, now)
+        return self.act(seat, action, now, decision=len(self.applied))
 
     def bot_for(self, seat: int):
         """The bot that makes ``seat``'s next decision, seeded from (seed, seat, decision number) alone, so
@@ -701,38 +752,85 @@ class Registry:
         if self.store is None:
             return out
         for stored in self.store.open_tables():
-            rec = stored.record
-            why = None
-            if stored.damaged:
-                why = f"its stored actions are damaged ({stored.damaged})"
-            else:
-                try:
-                    now_hash = ruleset_digest(rec.ruleset)
-                except ProtocolError as e:
-                    now_hash, why = None, f"its ruleset cannot be loaded any more: {e.message}"
-                if why is None and now_hash != rec.ruleset_hash:
-                    why = (f"its ruleset {rec.ruleset!r} changed since the table was created (stored "
-                           f"{rec.ruleset_hash[:19]}…, now {now_hash[:19]}…); it is not replayed under other rules")
-            if why is None:
-                meta = rec.meta
-                try:
-                    t = Table(rec.id, rec.ruleset, rec.players, rec.options, meta.get("seed", rec.seed),
-                              bool(meta.get("seed_given")), rec.bots, float(meta.get("bot_delay", 0.0)),
-                              self.clock(), max_legal=self.limits.max_legal_listed,
-                              token_hashes=rec.token_hashes, seed_salt=meta.get("seed_salt"))
-                    t.replay(stored.actions)
-                except ProtocolError as e:
-                    why = e.message
-            if why is not None:
-                self.unavailable[rec.id] = why
-                out["refused"][rec.id] = why
+            t, why = self._from_stored(stored)
+            if t is None:
+                self.unavailable[stored.record.id] = why
+                out["refused"][stored.record.id] = why
                 continue
-            t.store = self.store
-            self.tables[t.id] = t
-            if self.on_change is not None:
-                t.listeners.add(self.on_change)
+            self._adopt(t)
             out["restored"].append(t.id)
         return out
+
+    def _from_stored(self, stored) -> tuple:
+        """``(Table, None)`` rebuilt from a ``StoredTable`` (its actions replayed), or ``(None, why not)``."""
+        rec = stored.record
+        why = None
+        if stored.damaged:
+            return None, f"its stored actions are damaged ({stored.damaged})"
+        try:
+            now_hash = ruleset_digest(rec.ruleset)
+        except ProtocolError as e:
+            return None, f"its ruleset cannot be loaded any more: {e.message}"
+        if now_hash != rec.ruleset_hash:
+            return None, (f"its ruleset {rec.ruleset!r} changed since the table was created (stored "
+                          f"{rec.ruleset_hash[:19]}…, now {now_hash[:19]}…); it is not replayed under other rules")
+        meta = rec.meta
+        try:
+            t = Table(rec.id, rec.ruleset, rec.players, rec.options, meta.get("seed", rec.seed),
+                      bool(meta.get("seed_given")), rec.bots, float(meta.get("bot_delay", 0.0)),
+                      self.clock(), max_legal=self.limits.max_legal_listed,
+                      token_hashes=rec.token_hashes, seed_salt=meta.get("seed_salt"))
+            t.replay(stored.actions)
+        except ProtocolError as e:
+            return None, e.message
+        return t, why
+
+    def _adopt(self, t: Table) -> None:
+        t.store = self.store
+        self.tables[t.id] = t
+        if self.on_change is not None:
+            t.listeners.add(self.on_change)
+
+    def load_stored(self, table_id: str) -> Table | None:
+        """A table another server process sharing the store opened, read and replayed from the store (None
+        when the store has no such open table). Touches no shared state of the registry, so it may run in
+        a worker thread; ``adopt`` then opens it here. Raises ``ProtocolError`` ``table/unavailable``
+        (damaged, or another ruleset) or ``table/limit``."""
+        from .store import StoreError
+        if self.store is None or not self.store.shared or not isinstance(table_id, str) or len(table_id) > 64:
+            return None
+        if len(self.tables) >= self.limits.max_tables:
+            raise ProtocolError("table/limit", f"this server holds {self.limits.max_tables} tables already")
+        try:
+            stored = self.store.load(table_id)
+        except StoreError as e:
+            raise ProtocolError("store/error", str(e)) from None
+        if stored is None or stored.record.closed is not None:
+            return None
+        t, why = self._from_stored(stored)
+        if t is None:
+            raise ProtocolError("table/unavailable", f"table {table_id} cannot be opened here: {why}")
+        return t
+
+    def adopt(self, t: Table) -> Table:
+        """Open here a table ``load_stored`` read (the one already open wins if two loads raced)."""
+        if t.id in self.tables:
+            return self.tables[t.id]
+        self._adopt(t)
+        if self.on_change is not None:
+            self.on_change(t)
+        return t
+
+    async def ensure(self, table_id, run) -> None:
+        """Make sure a table that another process sharing the store opened is open here too (a client may
+        join it through any server behind a load balancer): read it off the event loop with ``run``
+        (``EngineRunner.run``). Nothing when the table is here already or the store is not shared."""
+        if (self.store is None or not self.store.shared or not isinstance(table_id, str)
+                or table_id in self.tables):
+            return
+        t = await run(None, lambda: self.load_stored(table_id), owner=("load", table_id))
+        if t is not None:
+            self.adopt(t)
 
     def get(self, table_id) -> Table:
         t = self.tables.get(table_id) if isinstance(table_id, str) else None
@@ -751,9 +849,13 @@ class Registry:
             self.close(t, "idle")
         return [t.id for t in gone]
 
-    def close(self, table: Table, reason: str):
+    def close(self, table: Table, reason: str, stored: bool = True):
+        """Close a table: marked closed in the store (unless ``stored`` is False: another process closed it
+        there already), dropped, its followers told."""
         table.closed = reason
-        if table.store is not None:
+        if table.store is not None and not stored:
+            table.store.release(table.id)
+        elif table.store is not None:
             from .store import StoreError
             try:
                 table.store.close(table.id, reason)
@@ -823,6 +925,8 @@ class Session:
             msg_id = msg.get("id") if type(msg.get("id")) in (str, int) else None
             check_message(msg)
             kind = msg["type"]
+            if "table" in msg and self.registry.store is not None and self.registry.store.shared:
+                await self.registry.ensure(msg["table"], run)
             if kind == "create":
                 plan = self.registry.plan(msg, client=None if self.address is None else self.key,
                                           address=self.address)

@@ -271,23 +271,29 @@ class BotRunner:
         if table.closed is None and table.id not in self.running and table.bot_to_act() is not None:
             self.running[table.id] = asyncio.get_running_loop().create_task(self._run(table))
 
+    #: seconds between two tries to claim a table whose bots another server process moves (shared store)
+    claim_retry = 1.0
+
     def _prepare(self, t):
-        """In a worker: a random bot moves at once; a searching bot gets its view (None: no bot to act)."""
+        """In a worker: a random bot moves at once; a searching bot gets its view (None: no bot to act;
+        "elsewhere": another server process sharing the store moves this table's bots)."""
         seat = t.bot_to_act()
         if seat is None:
             return None
+        if t.store is not None and not t.store.claim(t.id):
+            return "elsewhere"
         bot = t.bot_for(seat)
         if type(bot) is RandomBot:
             t.play_bot(self.registry.clock())
             return "moved"
-        return seat, bot, t.state.view(seat, log=bot.wants_log)
+        return seat, bot, t.state.view(seat, log=bot.wants_log), len(t.applied)
 
-    def _play(self, t, seat, action):
+    def _play(self, t, seat, action, decision):
         if t.closed is None and t.bot_to_act() == seat:
             if action is None:   # the search ran out of time: a random legal move, from (seed, seat, decision)
                 legal = t.state.legal_actions()
                 action = random.Random(f"{t.seed}-timeout-{seat}-{len(t.applied)}").choice(legal)
-            t.act(seat, action, self.registry.clock())
+            t.act(seat, action, self.registry.clock(), decision=decision)
 
     async def _run(self, t):
         try:
@@ -300,14 +306,17 @@ class BotRunner:
                     break
                 if job == "moved":
                     continue
-                seat, bot, view = job
+                if job == "elsewhere":   # the process that holds the claim moves them; take over if it dies
+                    await asyncio.sleep(self.claim_retry)
+                    continue
+                seat, bot, view, decision = job
                 try:
                     action = await self.engine.run(t, lambda: bot.act(view, view["legal_actions"]))
                 except ProtocolError as e:
                     if e.code != "table/over_budget" or t.closed is not None:
                         raise
                     action = None
-                await self.engine.run(t, lambda: self._play(t, seat, action), mutates=True)
+                await self.engine.run(t, lambda: self._play(t, seat, action, decision), mutates=True)
         except ProtocolError as e:
             if e.code not in ("table/not_found", "table/over_budget"):   # else: the table closed meanwhile
                 self.errors += 1
@@ -317,6 +326,65 @@ class BotRunner:
             print(f"cardspec serve: table {t.id}: bot error: {type(e).__name__}: {e}", file=sys.stderr)
         finally:
             self.running.pop(t.id, None)
+
+
+class StoreFollower:
+    """Pushes the changes other server processes make to a shared store (PostgreSQL) to this process's
+    clients: each note (``cardspec.store.parse_note``) of an action appended to a table open here has
+    the table read the actions it missed (``Table.catch_up``, in the ``EngineRunner``, so it is ordered
+    with this process's own calls on the table), which tells its followers as any change does; a table
+    closed elsewhere is closed here too. Notes that arrive while a table is catching up are folded into
+    one more read."""
+
+    def __init__(self, registry: Registry, engine: EngineRunner):
+        self.registry, self.engine = registry, engine
+        self.pending: dict = {}   # table id -> another note came while catching up
+        self.caught = 0           # actions applied from other processes (for tests and operators)
+
+    def note(self, payload: str):
+        """On the event loop: one notification's payload."""
+        from .store import parse_note
+        try:
+            got = parse_note(payload)
+        except ValueError:
+            got = None
+        if got is None:
+            return
+        tid, what, _origin, reason = got
+        if tid == "*":
+            for t in list(self.registry.tables.values()):
+                self._catch(t)
+            return
+        t = self.registry.tables.get(tid)
+        if t is None or t.closed is not None:
+            return
+        if what == "closed":
+            self.registry.close(t, reason or "closed", stored=False)
+        elif what >= len(t.applied):
+            self._catch(t)
+
+    def _catch(self, t):
+        if t.id in self.pending:
+            self.pending[t.id] = True
+            return
+        self.pending[t.id] = False
+        asyncio.get_running_loop().create_task(self._run(t))
+
+    async def _run(self, t):
+        try:
+            while True:
+                self.caught += await self.engine.run(t, lambda: t.catch_up(self.registry.clock()), mutates=True)
+                if not self.pending.get(t.id):
+                    break
+                self.pending[t.id] = False
+        except ProtocolError as e:
+            if e.code != "table/not_found" and t.closed is None:   # rows that cannot be applied here
+                print(f"cardspec serve: table {t.id}: {e.code}: {e.message}", file=sys.stderr, flush=True)
+                self.registry.close(t, e.code, stored=False)
+        except Exception as e:  # noqa: BLE001 - one table's trouble must not take the server down
+            internal_error(e, f" following table {t.id}")
+        finally:
+            self.pending.pop(t.id, None)
 
 
 def _error_response(err: ProtocolError) -> JSONResponse:
@@ -497,6 +565,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     ws_counts: dict = {}
     engine = EngineRunner(registry)
     runner = BotRunner(registry, engine)
+    follower = StoreFollower(registry, engine)
     lim = registry.limits
     loops = []
 
@@ -531,10 +600,15 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
                 print(f"cardspec: table {tid} not restored: {why}", file=sys.stderr, flush=True)
             for tid in done["restored"]:
                 runner.changed(registry.tables[tid])     # a bot to act moves on
+        unlisten = None
+        if store is not None and store.shared:   # other processes' actions reach this one's clients
+            unlisten = store.listen(lambda payload: loops[0].call_soon_threadsafe(follower.note, payload))
         task = loops[0].create_task(reaper())
         try:
             yield
         finally:
+            if unlisten is not None:
+                unlisten()
             task.cancel()
             for t in list(runner.running.values()):
                 t.cancel()
@@ -568,6 +642,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
         return JSONResponse(reply, status_code=201)
 
     async def api_table(request):
+        await registry.ensure(request.path_params["table"], engine.run)
         return JSONResponse(registry.get(request.path_params["table"]).info())
 
     async def ws_endpoint(websocket: WebSocket):
@@ -652,6 +727,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     app.state.registry = registry
     app.state.bots = runner
     app.state.engine = engine
+    app.state.follower = follower
     return app
 
 

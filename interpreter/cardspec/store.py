@@ -16,8 +16,12 @@ URLs (``open_store``):
     ``postgresql://user@host:port/db`` (``pip install 'cardspec[postgres]'``)
 
 Both back ends share one schema (``SCHEMA``) and one code path; several server processes may share
-a PostgreSQL store: an action is numbered, and the primary key ``(table_id, n)`` makes a second
-writer of the same number fail with ``StoreConflict`` instead of forking the table.
+a PostgreSQL store (``Store.shared``): an action is numbered, and the primary key ``(table_id, n)``
+makes a second writer of the same number fail with ``StoreConflict`` instead of forking the table
+(the loser reads the rows it missed, ``Store.since``, and tries again on the new state). Every append
+and close is announced on the store's channel (``NOTIFY``, sent on commit; ``channel_for``) so the other
+processes push it to their clients (``PostgresStore.listen``); ``Store.claim`` (an advisory lock) picks
+the one process that moves a table's bots.
 """
 from __future__ import annotations
 
@@ -25,8 +29,11 @@ import hashlib
 import json
 import os
 import sqlite3
+import struct
+import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 
 from .errors import CardspecError
@@ -139,12 +146,15 @@ class Store:
     """
 
     placeholder = "?"
+    #: whether several server processes may share this store (and must push each other's changes)
+    shared = False
 
     def __init__(self, conn, url: str):
         self._conn = conn
         self.url = url
         self._lock = threading.Lock()
         self._last = {}          # table id -> (next n, digest of n-1): appends need no read
+        self.origin = uuid.uuid4().hex[:12]   # names this process in its notifications
         for stmt in SCHEMA:
             self._run(stmt)
 
@@ -171,6 +181,10 @@ class Store:
 
     def _is_conflict(self, e) -> bool:
         return isinstance(e, sqlite3.IntegrityError) or type(e).__name__ == "UniqueViolation"
+
+    def _notify(self, cur, payload: str) -> None:
+        """Announce a change to the other processes sharing the store (in the writing transaction, so it is
+        sent on commit and never for a write that failed). Nothing for a store no other process reads."""
 
     # -- writing
     def create(self, rec: TableRecord) -> None:
@@ -201,6 +215,7 @@ class Store:
                 cur.execute(self._sql("INSERT INTO cardspec_actions (table_id, n, seat, action, digest, at) "
                                       "VALUES (?,?,?,?,?,?)"), (table_id, n, seat, action, digest, now))
                 cur.execute(self._sql("UPDATE cardspec_tables SET updated = ? WHERE id = ?"), (now, table_id))
+                self._notify(cur, f"{table_id} {n} {self.origin}")
                 self._conn.commit()
             except Exception as e:
                 try:
@@ -225,8 +240,30 @@ class Store:
 
     def close(self, table_id: str, reason: str) -> None:
         """Mark a table closed (it is not replayed at the next start); its rows stay for the record."""
-        self._run("UPDATE cardspec_tables SET closed = ?, updated = ? WHERE id = ?", (reason, _now_ms(), table_id))
+        with self._lock:
+            try:
+                cur = self._conn.cursor()
+                cur.execute(self._sql("UPDATE cardspec_tables SET closed = ?, updated = ? WHERE id = ?"),
+                            (reason, _now_ms(), table_id))
+                self._notify(cur, f"{table_id} closed {self.origin} {reason}")
+                self._conn.commit()
+            except Exception as e:
+                try:
+                    self._conn.rollback()
+                except Exception:
+                    pass
+                raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
         self._last.pop(table_id, None)
+        self.release(table_id)
+
+    def claim(self, table_id: str) -> bool:
+        """Whether this process moves the table's bots: always on a store of one process; on a shared store,
+        the first process to ask holds the claim (until it releases it or its connection ends, e.g. it died)
+        and the others get False, so two processes never race to make the same bot move."""
+        return True
+
+    def release(self, table_id: str) -> None:
+        """Give up the ``claim`` on a table (it closed, or this process dropped it)."""
 
     # -- reading
     _COLS = "id, ruleset, ruleset_hash, options, players, seed, token_hashes, bots, meta, version, created, " \
@@ -252,6 +289,34 @@ class Store:
         rows = self._run("SELECT n, seat, action, digest FROM cardspec_actions WHERE table_id = ? ORDER BY n",
                          (table_id,), fetch=True)
         return self._verify(rec, rows)
+
+    def since(self, table_id: str, start: int) -> list:
+        """The actions ``[(seat, text), ...]`` of a table from number ``start`` on (those another process
+        appended), their chain checked from the last digest this store knows (or from the table's start).
+
+        Raises ``StoreError`` when the table is gone or its rows are damaged.
+        """
+        known = self._last.get(table_id)
+        if known is None or known[0] != start:
+            stored = self.load(table_id)
+            if stored is None:
+                raise StoreError(f"store: no table {table_id}")
+            if stored.damaged:
+                raise StoreError(f"store: table {table_id}: {stored.damaged}")
+            return stored.actions[start:]
+        prev = known[1]
+        rows = self._run("SELECT n, seat, action, digest FROM cardspec_actions WHERE table_id = ? AND n >= ? "
+                         "ORDER BY n", (table_id, start), fetch=True)
+        out = []
+        for i, (n, seat, action, digest) in enumerate(rows):
+            if n != start + i:
+                raise StoreError(f"store: table {table_id}: action {start + i} is missing (the next stored is {n})")
+            if chain(prev, n, seat, action) != digest:
+                raise StoreError(f"store: table {table_id}: action {n} does not match its digest")
+            out.append((int(seat), action))
+            prev = digest
+        self._last[table_id] = (start + len(out), prev)
+        return out
 
     def _verify(self, rec: TableRecord, rows) -> StoredTable:
         prev = rec.start_digest()
@@ -304,10 +369,33 @@ class SQLiteStore(Store):
         super().__init__(conn, url)
 
 
+def channel_for(schema: str) -> str:
+    """The PostgreSQL channel on which a store announces its appends and closes (``Store._notify``): one per
+    schema, since notifications are database-wide and two schemas are two separate stores."""
+    return "cardspec_" + hashlib.sha256(schema.encode()).hexdigest()[:16]
+
+
+def parse_note(payload: str):
+    """A notification's payload as ``(table_id, what, origin, reason)``: ``what`` is the action number
+    (int) just appended, or ``"closed"`` (``reason`` says why); ``("*", …)`` means "re-read everything"
+    (the listener lost its connection and may have missed notes). None for a payload of another kind."""
+    parts = payload.split(" ", 3)
+    if parts == ["*"]:
+        return "*", None, None, None
+    if len(parts) < 3:
+        return None
+    tid, what, origin = parts[:3]
+    if what == "closed":
+        return tid, "closed", origin, parts[3] if len(parts) > 3 else "closed"
+    return (tid, int(what), origin, None) if what.isdigit() else None
+
+
 class PostgresStore(Store):
-    """PostgreSQL through psycopg 3; several server processes may share it."""
+    """PostgreSQL through psycopg 3; several server processes may share it (``shared``): each appended
+    action and each close is announced with ``NOTIFY cardspec_tables`` and ``listen`` delivers the others'."""
 
     placeholder = "%s"
+    shared = True
 
     def __init__(self, url: str):
         try:
@@ -318,7 +406,68 @@ class PostgresStore(Store):
             conn = psycopg.connect(url, connect_timeout=10)
         except Exception as e:
             raise StoreError(f"cannot connect to {_redact(url)}: {e}") from None
+        self._dsn = url
+        self._claimed = set()
         super().__init__(conn, _redact(url))
+        self.channel = channel_for(self._run("SELECT current_schema()", fetch=True)[0][0] or "")
+
+    def _notify(self, cur, payload: str) -> None:
+        cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+
+    def _lock_key(self, table_id: str) -> int:
+        """The advisory-lock key of a table (locks are database-wide: the schema's channel is part of it): 64
+        bits of a SHA-256, signed as PostgreSQL's bigint."""
+        return struct.unpack(">q", hashlib.sha256(f"{self.channel} {table_id}".encode()).digest()[:8])[0]
+
+    def claim(self, table_id: str) -> bool:
+        if table_id in self._claimed:
+            return True
+        rows = self._run("SELECT pg_try_advisory_lock(%s)", (self._lock_key(table_id),), fetch=True)
+        if rows and rows[0][0]:
+            self._claimed.add(table_id)
+            return True
+        return False
+
+    def release(self, table_id: str) -> None:
+        if table_id in self._claimed:
+            self._claimed.discard(table_id)
+            try:
+                self._run("SELECT pg_advisory_unlock(%s)", (self._lock_key(table_id),), fetch=True)
+            except StoreError:
+                pass
+
+    def listen(self, deliver, retry: float = 1.0):
+        """Deliver every notification of the other processes sharing this store (their appends and closes:
+        ``parse_note``) to ``deliver(payload)``, called in a daemon thread with its own connection. When that
+        connection is lost it reconnects every ``retry`` seconds and then delivers ``"*"`` (notes may have
+        been missed meanwhile: re-read every table). Returns a function that stops listening."""
+        import psycopg
+        stop = threading.Event()
+
+        def main():
+            first = True
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(self._dsn, autocommit=True, connect_timeout=10) as conn:
+                        conn.execute(f"LISTEN {self.channel}")
+                        if not first:
+                            deliver("*")
+                        first = False
+                        while not stop.is_set():
+                            for note in conn.notifies(timeout=0.5):
+                                got = parse_note(note.payload)
+                                if got is not None and got[2] != self.origin:
+                                    deliver(note.payload)
+                except Exception as e:  # noqa: BLE001 - the server keeps serving; its own writes still work
+                    if stop.is_set():
+                        break
+                    print(f"cardspec: store listener: {type(e).__name__}: {e}; retrying in {retry:g} s",
+                          file=sys.stderr, flush=True)
+                    first = False
+                    stop.wait(retry)
+
+        threading.Thread(target=main, name="cardspec-store-listen", daemon=True).start()
+        return stop.set
 
 
 def _redact(url: str) -> str:
