@@ -79,3 +79,13 @@ def test_face_up_cards_needs_a_shared_zone(tmp_path):
         assert "face_up_cards needs a shared zone of cards" in str(e) and "v.yaml:4:" in str(e)
     else:
         raise AssertionError("face_up_cards(hand) was accepted")
+
+
+def test_partnership_totals_are_logged_per_team():
+    """Issue 23: "team scores are labelled with seat names" — burraco.md: a partnership scores as one;
+    the deal summary gives one entry per team, not the same total under each partner's seat."""
+    full = _run("play", "burraco", "--seed", "1", "--quiet")
+    lines = [ln for ln in full.splitlines() if ln.startswith(("  deal score", "  totals"))]
+    assert lines
+    for ln in lines:
+        assert re.fullmatch(r"  (deal score|totals)\s+team 0 \(seats 0\+2\): -?\d+, team 1 \(seats 1\+3\): -?\d+", ln), ln

@@ -132,15 +132,20 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             elif took:
                 lines.append("  tricks      " + ", ".join(f"{k}: {took.get(k, 0)}" for k in range(game.n)))
             tally.clear()
-            pts = ", ".join(f"{k}: {v}" for k, v in ev["points"].items())
+            pts = _per_side(game, ev["points"])
             lines.append(f"  deal score  {pts}")
             if "totals" in ev:
-                lines.append("  totals      " + ", ".join(f"{k}: {v}" for k, v in ev["totals"].items()))
+                lines.append("  totals      " + _per_side(game, ev["totals"]))
         elif t == "game_over":
             why = f" ({ev.get('reason') or 'the match ended'})"
-            lines.append(f"Game over{why}. Totals: " + ", ".join(f"{k}: {v}" for k, v in ev["scores"].items()))
+            sc = ev["scores"]
+            teams = getattr(game, "teams", None)
+            totals = ", ".join(f"{_side(game, int(k))}: {v}" for k, v in sc.items()) \
+                if teams and len(sc) == len(teams) else ", ".join(f"{k}: {v}" for k, v in sc.items())
+            lines.append(f"Game over{why}. Totals: " + totals)
             if "net" in ev:   # match: ranking: none — each seat against the house, no winner
-                unit = game.score_counter.name if game.score_counter is not None else "points"
+                c = game.score_counter   # its label in words (Chips -> chips), else its name
+                unit = (c.label or c.name).lower() if c is not None else "points"
                 lines.append("Against the house: " + ", ".join(f"{_side(game, int(k))} {v:+d} {unit}"
                                                                for k, v in ev["net"].items()))
                 continue
@@ -173,6 +178,17 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             fields = ", ".join(f"{k}={v}" for k, v in ev.items() if k != "type")
             lines.append(f"  {t}: {fields}")
     return lines
+
+
+def _per_side(game, values) -> str:
+    """``0: 3, 1: 5, …`` per seat; in a game with ``match: teams`` whose partners hold equal values (a
+    partnership's total), one entry per team: ``team 0 (seats 0+2): 345, team 1 (seats 1+3): 855``."""
+    teams = getattr(game, "teams", None)
+    get = lambda s: values.get(str(s), values.get(s))   # noqa: E731 - keys are seats as text or ints
+    if teams and all(len({get(s) for s in t}) == 1 for t in teams) and \
+            {str(s) for t in teams for s in t} == {str(k) for k in values}:
+        return ", ".join(f"{_side(game, k)}: {get(t[0])}" for k, t in enumerate(teams))
+    return ", ".join(f"{k}: {v}" for k, v in values.items())
 
 
 def _side(game, k) -> str:
