@@ -26,7 +26,7 @@ The layout, in order (``encoder.layout`` lists every part as ``(name, offset, si
   unknown to the seat), the called card (one-hot), whether the partner is known;
 - ``passing``: the cards this seat has chosen to pass and not yet delivered; ``choosing``: the
   cards named by the small choices of the seat's compound decision so far (the view's ``choosing``
-  text, docs/actions.md); each followed by its number of cards (of words, for ``choosing``);
+  text: ``State.choosing``, ``cardspec.actions``); each followed by its number of cards (of words, for ``choosing``);
 - ``terminal``: 1 once the match is over.
 
 Counts and values are raw (not scaled). Rewards: ``seat_scores(state)[seat]`` is the seat's match
@@ -49,7 +49,7 @@ _VALUE_SYSTEM = ("deal_number", "trick_number", "tricks_total", "turn_number", "
                  "bid_level", "round_number", "deal_in_round", "redeals")
 #: view entries (beyond the zones) that hold the observing seat's own choices: a list of card codes
 #: (``passing``: a pass chosen, not yet delivered) or one text (``choosing``: the small choices of a
-#: compound decision made so far, e.g. "pass 2C 3C"; docs/actions.md)
+#: compound decision made so far, e.g. "pass 2C 3C"; ``State.choosing``)
 _CARD_LISTS = ("passing", "choosing")
 
 
