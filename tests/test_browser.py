@@ -250,7 +250,8 @@ def test_red_dog_bet_with_a_number_field(base_url, browser):
 
 
 def test_oh_hell_bid_with_a_number_field(base_url, browser):
-    """An Oh Hell bid (../shared/rules/vanishing-whist.md) as a number field 0..12 stepped by clicking. Seed 5."""
+    """An Oh Hell bid (../shared/rules/vanishing-whist.md) as a number field 0..12 stepped by clicking, then the
+    deal played by clicking; the log's deal summary says "You bid 2, took N" (issue 23). Seed 5, one deal."""
     page = sit_down(browser, base_url, "oh-hell", 4, 1, 5, {"deals": 1})
     box = ".number-choice[data-verb=bid]"
     assert page.get_attribute(box + " input", "max") == "12"
@@ -261,6 +262,17 @@ def test_oh_hell_bid_with_a_number_field(base_url, browser):
     shot(page, "oh-hell")
     click_and_wait(page, box + " button.number-go")
     assert "You bid 2" in log_lines(page)
+    for _ in range(20):                 # the rest of the deal: one click on a highlighted card a trick
+        if not my_turn(page):
+            break
+        click_and_wait(page, "#hand .card.legal")
+    assert page.get_attribute("body", "data-turn") == "over"
+    # the deal's summary says what each seat bid and took, before the points
+    log = log_lines(page)
+    summary = next(line for line in log if line.startswith("Bid and took: "))
+    took = sum(1 for line in log if line.startswith("Trick ") and line.endswith("\u2192 You win"))
+    assert f"You bid 2, took {took}" in summary, summary
+    assert log.index(summary) == next(i for i, line in enumerate(log) if line.startswith("Deal 1 points")) - 1
     assert not page.problems, page.problems
     page.close()
 
@@ -323,5 +335,53 @@ def test_hearts_by_keyboard(base_url, browser):
         .reduce((n, c) => n + (c.endsWith("H") ? 1 : c === "QS" ? 13 : 0), 0)""")
     assert sum(running) == taken, (running, taken)
     assert len(page.query_selector_all("#hand .card")) == 13 - 3 + 3 - 5
+    assert not page.problems, page.problems
+    page.close()
+
+
+def click_through(page, until, limit=400):
+    """Play by clicking only: a confirm button when one is offered, else a highlighted card, else an action
+    button. Stops when ``until(page)`` holds; fails on a refused action or a page with nothing to click."""
+    clicks = 0
+    while clicks < limit:
+        if not my_turn(page) or until(page):
+            return clicks
+        version = page.get_attribute("body", "data-version")
+        selected = len(page.query_selector_all("#hand .card.selected"))
+        for sel in ("#actions button.confirm:not([disabled])", "#hand .card.legal", "#actions button.action"):
+            el = page.query_selector(sel)
+            if el:
+                el.click()
+                break
+        else:
+            raise AssertionError(f"nothing to click: {page.evaluate('S.view.legal_actions')}")
+        clicks += 1
+        page.wait_for_function(f"document.body.dataset.version !== '{version}' || "
+                               f"document.querySelectorAll('#hand .card.selected').length !== {selected} || "
+                               "!document.querySelector('#reason').hidden", timeout=20000)
+        assert page.is_hidden("#reason"), page.inner_text("#reason")
+    raise AssertionError(f"not done after {limit} clicks")
+
+
+def test_a_whole_burraco_deal_without_typing(base_url, browser):
+    """The issue's done-when: a whole Burraco deal played in the browser without typing (draws, takes, melds
+    built card by card and confirmed, lay-offs, done, discards). Seed 15, seat 1, to the start of deal 2."""
+    page = sit_down(browser, base_url, "burraco", 4, 1, 15)
+    clicks = click_through(page, lambda p: p.evaluate("S.view.deal") > 1)
+    log = log_lines(page)
+    assert clicks > 20 and any(line.startswith("Deal 1 points: Team 0 (") for line in log), log[-5:]
+    assert any(line.startswith("You: meld ") for line in log) and any(line.startswith("You: discard ") for line in log)
+    assert not page.problems, page.problems
+    page.close()
+
+
+def test_a_whole_red_dog_game_without_typing(base_url, browser):
+    """The issue's done-when: a whole Red Dog game (../shared/rules/red-dog.md) in the browser without typing:
+    every raise is sent from the number field's confirm button. Seed 5, seat 2, to the end of the match."""
+    page = sit_down(browser, base_url, "red-dog", 3, 2, 5)
+    click_through(page, lambda p: False)
+    assert page.get_attribute("body", "data-turn") == "over"
+    assert page.inner_text("#result").startswith("Game over.")
+    assert any(line.startswith("Game over") for line in log_lines(page))
     assert not page.problems, page.problems
     page.close()

@@ -165,7 +165,7 @@ function send(msg) {
 function join(table, token) {
   if (S.ws) { S.ws.onclose = null; S.ws.close(); }
   Object.assign(S, { table, token, seat: null, view: null, version: -1, events: [], selected: [], target: null,
-    extra: new Set(), asked: new Set(), lastDeal: null, reason: "", focusKey: null });
+    extra: new Set(), asked: new Set(), lastDeal: null, reason: "", focusKey: null, tally: null });
   $("#lobby").hidden = true;
   $("#table").hidden = false;
   $("#log").innerHTML = "";
@@ -671,7 +671,7 @@ function renderScores(v) {
   t.innerHTML = "";
   const over = [...S.events].reverse().find(e => e.type === "game_over");
   const keys = Object.keys(v.scores || {});
-  const last = S.lastDeal && S.lastDeal.points ? S.lastDeal.points : null;
+  const last = S.lastDeal && S.lastDeal.points ? bySide(S.lastDeal.points) : null;
   const head = document.createElement("tr");
   // the totals column takes the label of the counter that holds them (the ruleset's word: Score, Chips)
   const totalsCounter = v.display && Array.isArray(v.display.counters) && S.rs ?
@@ -716,8 +716,17 @@ function fromTemplate(tpl, ev) {      // the ruleset's own line for its event: "
   return tpl.replace(/seats? \{(\w+)\}/g, (m, k) => typeof ev[k] === "number" ? who(ev[k]) : m)
     .replace(/\{(\w+)\}/g, (m, k) => k in ev ? plainValue(ev[k]) : "?").trim();
 }
+// points by seat, said once per team when the ruleset has teams and partners hold the same points
+function bySide(points) {
+  const t = teams(), keys = Object.keys(points || {});
+  if (t && keys.length === S.view.players && keys.length !== t.length &&
+      t.every(seats => seats.every(x => points[String(x)] === points[String(seats[0])])))
+    return Object.fromEntries(t.map((seats, k) => [String(k), points[String(seats[0])]]));
+  return points || {};
+}
 function pointsText(points) {
-  const keys = Object.keys(points || {});
+  points = bySide(points);
+  const keys = Object.keys(points);
   return keys.map(k => sideName(k, keys.length) + " " + points[k]).join(", ");
 }
 function eventText(ev) {
@@ -767,13 +776,26 @@ function eventText(ev) {
     }
   }
 }
+// the deal's bids and tricks taken, for the line before its points ("bid 2, took 3")
+function tally(ev) {
+  const t = S.tally || (S.tally = { bids: {}, took: {} });
+  if (ev.type === "deal_start") { t.bids = {}; t.took = {}; }
+  else if (ev.type === "bid" && typeof ev.bid === "number") t.bids[ev.seat] = ev.bid;
+  else if (ev.type === "trick" && !ev.carried) { const k = ev.taker ?? ev.winner; t.took[k] = (t.took[k] || 0) + 1; }
+  else if (ev.type === "deal_score") {
+    const seats = Object.keys(t.bids);
+    if (seats.length) return "Bid and took: " + seats.map(k => seatName(+k) + " bid " + t.bids[k] + ", took " + (t.took[k] || 0)).join("; ");
+  }
+  return null;
+}
 function appendLog(ev) {
-  const text = eventText(ev);
-  if (!text) return;
-  const li = document.createElement("li");
-  li.className = ev.type; li.textContent = text;
   const log = $("#log");
-  log.append(li);
+  for (const text of [tally(ev), eventText(ev)]) {
+    if (!text) continue;
+    const li = document.createElement("li");
+    li.className = ev.type; li.textContent = text;
+    log.append(li);
+  }
   log.scrollTop = log.scrollHeight;
 }
 
