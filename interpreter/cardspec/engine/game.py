@@ -547,7 +547,12 @@ class Game:
 
     def next_player(self, s, seat: int) -> int:
         """The seat after ``seat`` in play order this deal (``match: next_player``; default: to the left)."""
-        return s.nxt[seat % self.n] if s.nxt is not None else (seat + 1) % self.n
+        nxt = s.nxt
+        if nxt is None:
+            if self.next_expr is None:
+                return (seat + 1) % self.n
+            nxt = s.nxt = self.order_table(s)   # not computed since the step began (State._advance_steps)
+        return nxt[seat % self.n]
 
     def order_table(self, s):
         """``match: next_player`` for every seat, as a tuple (None without one: play goes left)."""

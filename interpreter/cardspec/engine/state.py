@@ -66,7 +66,7 @@ class State:
         self._cache = None
         self.ts = None        # the turns step's own counters (see _turns.py)
         self.positions = None  # positions seen, for repetition: (hash, key, older) chain (effect `repetition`)
-        self.nxt = None        # match: next_player for every seat (None: play goes left)
+        self.nxt = None        # match: next_player for every seat (None: play goes left, or not computed yet)
         self.partial = ()      # small choices made so far of the seat to act's decision (choices.py)
         self._chpos = None     # the step's position for them (None: nothing chosen)
         if deck_order is not None:
@@ -173,8 +173,7 @@ class State:
         v[BID_NUMBER] = v[BID_RANK] = 0
         v[BID_SUIT] = v[BID_LEVEL] = v[CALLED_BY] = -1
         v[BID_CONTRACT] = ""
-        if g.next_expr is not None:
-            self.nxt = g.order_table(self)
+        self.nxt = None   # the play order: computed when a step needs it (_advance_steps, Game.next_player)
         self.pc = 0
         self.entered = False
         self.plays = []
@@ -230,7 +229,9 @@ class State:
                 self.pc += 1
                 continue
             if self.game.next_expr is not None and not self.entered:   # seats may have changed places
-                self.nxt = self.game.order_table(self)
+                # A step that reads the table itself gets it now; for any other, Game.next_player
+                # computes it when first asked (the expression may walk every seat: not once a step).
+                self.nxt = self.game.order_table(self) if step.reads_order else None
             if step.decision:
                 if self.entered:
                     return

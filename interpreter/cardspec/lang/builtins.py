@@ -3,6 +3,8 @@ each checks its arguments and generates Python. Other modules add theirs with ``
 (melds, the secret rule)."""
 from __future__ import annotations
 
+import re
+
 
 from lark import Tree
 
@@ -76,7 +78,9 @@ def _count(comp, n, args):
     a = comp.c(args[0])
     if elem(a.type) is None:
         comp.err(args[0], f"count needs a list or zone, found {a.type}")
-    return Code(f"len({a.src})", INT, mag=(0, 0, comp.bound_of(a)))
+    # The length of a plain projection (`[x[1] for x in L]`, e.g. the cards of a list of plays) is L's.
+    m = re.fullmatch(r"\[(\w+)\[\d+\] for \1 in ([\w.]+)\]", a.src)
+    return Code(f"len({m.group(2) if m else a.src})", INT, mag=(0, 0, comp.bound_of(a)))
 
 
 def _aggregate(pyfn, empty):

@@ -20,6 +20,7 @@ _READS_STATE = re.compile(r"\bs\.|\(s[,)]|\bp_")
 
 
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_STR_LIT = re.compile(r"'[^'\\\n\"]*'")   # a plain string literal of generated code (repr of a word)
 
 
 _PY_WORDS = {"and", "or", "not", "if", "else", "True", "False", "None", "in", "is"}
@@ -128,9 +129,13 @@ class _Compiler:
         """
         if code.type not in (BOOL, INT, SUIT, COLOR) or self.env.deck is None:
             return code
-        names = set(_IDENT.findall(code.src)) - _PY_WORDS
+        # Names outside string literals (``CODE[p_c] == 'JK'``: a card's code compared with a text is a
+        # computation on the card too); a literal with a quote or backslash inside is left alone.
+        bare = _STR_LIT.sub("''", code.src)
+        names = set(_IDENT.findall(bare)) - _PY_WORDS
         free = [nm for nm in names if nm not in self.env.ns]
-        if len(free) != 1 or re.fullmatch(r"[A-Z_]+\[\w+\]", code.src) or "'" in code.src or '"' in code.src:
+        if len(free) != 1 or re.fullmatch(r"[A-Z_]+\[\w+\]", code.src) or "'" in bare.replace("''", "") \
+                or '"' in bare:
             return code
         var = free[0]
         if self._local_type(var) != CARD:
@@ -461,6 +466,8 @@ class _Compiler:
                 size = -1
             if i.values and all(0 <= x < size for x in i.values):   # always in range: plain indexing
                 return Code(f"{a.src}[{i.src}]", e)
+        if _SIMPLE_SRC.fullmatch(i.src) and _SIMPLE_SRC.fullmatch(a.src):   # checked inline, as above
+            return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < len({a.src}) else -1)", e)
         return Code(f"_at({a.src}, {i.src})", e)
 
     # ---- comprehensions and calls ---------------------------------------

@@ -118,6 +118,9 @@ class Auction(Step):
             comp.problem(path + ("passing",), f"passing is soft or hard, not '{body.get('passing')}'")
         self.once = bool(body.get("once", False))
         self.beats = comp.expr(body.get("beats", "level > bid_level"), path + ("beats",), BID_CTX, (BOOL,))
+        # The default order (a bid beats every bid listed before it): the bids that beat the standing one
+        # are the rest of the list, found without asking `beats` of each.
+        self._climbs = " ".join(str(body.get("beats", "level > bid_level")).split()) == "level > bid_level"
         # legal: an expression, {rule, reason} or a list of them; messages give the failing part's reason
         self.reason = " ".join(str(body.get("reason", "a restriction of this ruleset forbids it")).split())
         self.restrict, self.restrict_parts = comp.condition(body["legal"], path + ("legal",), BID_CTX, self.reason) \
@@ -232,14 +235,19 @@ class Auction(Step):
         seat = s.v[TO_ACT]
         high = s.v[BID_LEVEL]
         beats, restrict = self.beats, self.restrict
-        out = []
-        for lvl, b in enumerate(self.bids):
-            f = (b[0], b[1], b[2], b[4], lvl)
-            if high >= 0 and not beats(s, seat, *f):
-                continue
-            if restrict is not None and not restrict(s, seat, *f):
-                continue
-            out.append(lvl)
+        if self._climbs and restrict is None:
+            out = list(range(high + 1, len(self.bids)))
+        else:
+            out = []
+            bids = self.bids
+            for lvl in range(high + 1, len(bids)) if self._climbs else range(len(bids)):
+                b = bids[lvl]
+                f = (b[0], b[1], b[2], b[4], lvl)
+                if high >= 0 and not self._climbs and not beats(s, seat, *f):
+                    continue
+                if restrict is not None and not restrict(s, seat, *f):
+                    continue
+                out.append(lvl)
         if self.may_pass is None or not out or self.may_pass(s, seat):
             out.insert(0, PASS)
         return out

@@ -80,6 +80,9 @@ class Step:
     decision = False
     kind = "step"
     before_deal = False
+    #: Whether the step reads the play order table ``State.nxt`` directly (else only through
+    #: ``Game.next_player``, which computes the table when it is not there).
+    reads_order = False
 
     def __init__(self, game, comp: Compiler, body, path):
         self.game = game

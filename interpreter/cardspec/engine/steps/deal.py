@@ -55,6 +55,7 @@ class Shuffle(Step):
 
 @step_type("deal")
 class Deal(Step):
+    reads_order = True
     """Deal from the stock (or ``from:``) one card at a time.
 
     ``to``: a zone. Per-seat zone: ``each`` cards to every seat, starting at

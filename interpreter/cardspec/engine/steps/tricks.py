@@ -79,6 +79,7 @@ CHOICE = 1 << 16
 @step_type("tricks")
 class Tricks(Step):
     decision = True
+    reads_order = True
 
     def __init__(self, game, comp: Compiler, body, path):
         super().__init__(game, comp, body, path)
@@ -216,12 +217,10 @@ class Tricks(Step):
         else:
             # A trick is resolved with exactly n plays: the loop is unrolled at load time.
             for i in range(n):
-                res += [f"p_seat, p_card = plays[{i}]",
-                        f"if {wins_src}:",
-                        f"    kv = {key_src}",
-                        "    if best < 0 or kv > best_key:" if i else "    if True:",
-                        f"        best = {i}",
-                        "        best_key = kv"]
+                res += [f"p_seat, p_card = plays[{i}]"] + _wins_then_key(wins_src, key_src, [
+                        "if best < 0 or kv > best_key:" if i else "if True:",
+                        f"    best = {i}",
+                        "    best_key = kv"])
         res += [f"p_leader = v[{LEADER}]",
                 f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]",
                 "carried = False",
@@ -432,10 +431,9 @@ class Tricks(Step):
             if i == 0 and lead_always:
                 out += rename([f"best_key = {key_src}", "p_winner = p_seat"], 0)
                 continue
-            out += rename([f"if {wins_src}:", f"    kv = {key_src}",
-                           ("    if kv > best_key:" if lead_always else "    if p_winner < 0 or kv > best_key:")
-                           if i else "    if True:",
-                           "        p_winner = p_seat", "        best_key = kv"], i)
+            out += rename(_wins_then_key(wins_src, key_src, [
+                ("if kv > best_key:" if lead_always else "if p_winner < 0 or kv > best_key:") if i else "if True:",
+                "    p_winner = p_seat", "    best_key = kv"]), i)
         out += ["p_leader = p_seat_0", f"done = v[{TRICK_NUMBER}] >= v[{TRICKS_TOTAL}] or not hands[p_leader]"]
         if not lead_always:
             out += ["if p_winner < 0:", "    p_winner = p_seat_0"]
@@ -612,7 +610,9 @@ class Tricks(Step):
         return list(map(self._code_of, moves))
 
     def _texts_any(self, s, moves):   # `texts` of a step with choose: (moves may be choices)
-        return [self.text(s, m) for m in moves]
+        if self.pending(s):
+            return [self.text(s, m) for m in moves]
+        return list(map(self._code_of, moves))
 
     def is_legal(self, s, card):
         return card in self._legal(s)
@@ -727,6 +727,35 @@ class Tricks(Step):
 
 
 _SUIT_WORD = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
+
+
+def _wins_then_key(wins_src: str, key_src: str, body: list) -> list:
+    """Statements: when ``wins_src`` holds, ``kv = key_src`` then ``body`` (indented).
+
+    When ``wins`` only compares the key with a number (``wins: power(card) > 0``, ``key: power(card)``)
+    the key is computed once, before the test, instead of twice: the same values, one evaluation less
+    per card (expressions have no effects)."""
+    inner = _unparen(key_src)
+    if inner and len(inner) > 12:
+        w = _unparen(wins_src)
+        for k in {key_src, inner, f"({inner})"}:
+            m = re.fullmatch(r"\(*" + re.escape(k) + r"\)* (>|>=|<|<=|==|!=) (-?\d+)", w)
+            if m:
+                return [f"kv = {key_src}", f"if kv {m.group(1)} {m.group(2)}:"] + ["    " + ln for ln in body]
+    return [f"if {wins_src}:", f"    kv = {key_src}"] + ["    " + ln for ln in body]
+
+
+def _unparen(src: str) -> str:
+    """``src`` without the parentheses that enclose all of it (``((a) + b)`` → ``(a) + b``)."""
+    while src.startswith("(") and src.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(src):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(src) - 1:
+                return src
+        src = src[1:-1]
+    return src
 
 
 def _calls_trick_reader(src: str, game) -> bool:

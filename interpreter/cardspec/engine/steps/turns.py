@@ -59,6 +59,10 @@ PHASE_KINDS = ("do", "one", "any", "optional")
 PARAM_KINDS = ("card", "cards", "number", "choice")
 
 
+#: The most action texts a turns step keeps (``Turns.texts``).
+_TEXT_MEMO = 50_000
+
+
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
                  "elem", "ordered", "cands", "srcs", "kmin_lit", "reason")
@@ -194,6 +198,7 @@ class Turns(Step):
     decision = True
 
     def __init__(self, game, comp: Compiler, body, path):
+        self._text_memo = {}
         super().__init__(game, comp, body, path)
         body = body if isinstance(body, dict) else {}
         comp.turn_effects = True   # end:, next_seat: and repetition: are effects of a turn (engine/effects.py)
@@ -688,6 +693,26 @@ class Turns(Step):
         return not self._run(s)
 
     # ---- text --------------------------------------------------------------------
+    def texts(self, s, moves):
+        """Text forms of ``moves``. A move's text depends on the move alone (its action and values), so
+        the texts made are kept (per Game, at most ``_TEXT_MEMO`` of them): listing the same 52 calls or
+        66 discards again costs a look-up each."""
+        memo = self._text_memo
+        get = memo.get
+        out = []
+        for m in moves:
+            try:
+                t = get(m)
+            except TypeError:   # a value that is a list: not kept
+                out.append(self.text(s, m))
+                continue
+            if t is None:
+                if len(memo) >= _TEXT_MEMO:
+                    memo.clear()
+                t = memo[m] = self.text(s, m)
+            out.append(t)
+        return out
+
     def text(self, s, move):
         if move == DONE:
             return self.done_text
