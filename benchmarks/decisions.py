@@ -1,12 +1,19 @@
 """Decisions per second through the public API, each ruleset against 4-player Hearts in one run.
 
     python benchmarks/decisions.py [--seconds S] [--only sheepshead,briscola-chiamata] [--json]
+    python benchmarks/decisions.py --matches N --only napoleon     # fixed work, for instruction counts
+
 
 Issue 18 asks that a deal of a five-player team game be at least as fast per decision as a
 4-player Hearts deal through the public API (``legal_actions()`` then ``apply(text)``, a uniformly
 random legal action each time, the event log kept). A match is played whole; every action counts
 as one decision (a bid, a pass, a burial, a card). The machines here are noisy: read the ratio
 printed by one run (best of interleaved rounds, as in playouts.py), not figures from different runs.
+
+``--matches N`` plays exactly N matches of each ruleset (seed 7) and prints the decisions made: run
+it under ``valgrind --tool=callgrind`` with N and 2N and divide the difference of the instruction
+counts by the difference of the decisions (docs/performance.md, "Five-player team games"): the
+figure does not move with the machine's load.
 """
 from __future__ import annotations
 
@@ -23,7 +30,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "interpreter"))
 import cardspec  # noqa: E402
 
 BASE = ("hearts", 4, {"deals": 1})
-DEFAULT = ["sheepshead", "briscola-chiamata"]
+DEFAULT = ["sheepshead", "briscola-chiamata", "napoleon", "goninkan", "briscola-bugiarda"]
 
 
 def decisions_per_second(game, seconds: float) -> float:
@@ -43,14 +50,34 @@ def decisions_per_second(game, seconds: float) -> float:
             return n / (now - t0)
 
 
+def play_matches(game, matches: int) -> int:
+    """Exactly ``matches`` random whole matches of ``game`` (seed 7) through the public API: decisions made."""
+    rng = random.Random(7)
+    n = 0
+    for _ in range(matches):
+        s = game.new_state(rng=rng)
+        while not s.terminal:
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.random() * len(legal))])
+            n += 1
+    return n
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=6.0, help="seconds per ruleset (split over the rounds)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default="", help="comma-separated ruleset names (default: %s)" % ",".join(DEFAULT))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--matches", type=int, default=0, help="play exactly this many matches of each and print the "
+                    "decisions (fixed work for callgrind)")
     args = ap.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or DEFAULT
+    if args.matches:
+        for n in names:
+            g = cardspec.load(BASE[0], BASE[1], BASE[2]) if n == "hearts" else cardspec.load(n)
+            print(n, "matches", args.matches, "decisions", play_matches(g, args.matches))
+        return
     games = {"hearts": cardspec.load(BASE[0], BASE[1], BASE[2])}
     games.update({n: cardspec.load(n) for n in names})
     best = {}

@@ -95,6 +95,8 @@ def _distinct(make, pool, kmin, kmax, key):
         total += count_of(size, k)
         if total > MAX_LISTED:
             _listing_too_large(f"a cards parameter ({kmin} to {kmax} of {size} cards)")
+    if len(set(pool)) == size:   # no two identical faces: every tuple made is distinct already
+        return [t for k in range(max(kmin, 0), min(kmax, size) + 1) for t in make(pool, k)]
     out = []
     seen = set()
     for k in range(max(kmin, 0), min(kmax, len(pool)) + 1):
@@ -145,6 +147,10 @@ def _candidates(cands, kmin, kmax, zone, key, ordered):
 
 def _distinct_values(vals):
     """``vals`` without repeats, first occurrence kept (a choice lists each value once)."""
+    try:
+        return list(dict.fromkeys(vals))
+    except TypeError:   # a value that is a list
+        pass
     out = []
     for v in vals:
         if v not in out:
