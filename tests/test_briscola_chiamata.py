@@ -17,7 +17,7 @@ import pytest
 import cardspec
 from cardspec import IllegalAction
 from cardspec.engine.determinize import Determinizer
-from cardspec.engine.slots import CALLED_BY, DECLARER, TRICKS_TOTAL
+from cardspec.engine.slots import BID_NUMBER, CALLED_BY, DECLARER, TRICKS_TOTAL
 
 ORDER = ["A", "3", "K", "Q", "J", "7", "6", "5", "4", "2"]          # high to low
 POINTS = {"A": 11, "3": 10, "K": 4, "Q": 3, "J": 2}
@@ -293,7 +293,7 @@ def test_example_match_end_at_eleven():
 
 # ---- Properties ---------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("opts", [{}, {"may_follow": True}, {"capot_either_side": True},
+@pytest.mark.parametrize("opts", [{}, {"may_follow": True}, {"capot_either_side": True}, {"point_auction": True},
                                   {"first_lead": "dealer_right"}])
 def test_random_matches_conserve_cards_zero_sum_and_end(opts):
     """Property over random matches: every card in exactly one place at every step; each deal's scores
@@ -312,3 +312,64 @@ def test_random_matches_conserve_cards_zero_sum_and_end(opts):
             assert steps < 20000
         assert all(sum(e["points"].values()) == 0 for e in s.log_all() if e["type"] == "deal_score")
         assert max(s.game_scores().values()) >= 11
+
+
+# ---- Options: point_auction ------------------------------------------------------------------------
+
+def test_option_point_auction_after_a_two_bids_go_on_in_points():
+    """Options: point_auction (pagat's basic game): after a 2 has been bid, bidding continues in points,
+    "2 with 62", 63, ... 120, each higher than the last (a plain 2 means 61)."""
+    s = dealt(G(point_auction=True), SPADES_DEAL)
+    assert s.legal_actions()[:3] == ["pass", "bid 61 A", "bid 61 3"]
+    s.apply("bid 61 K")
+    assert "bid 61 Q" in s.legal_actions() and "bid 62 2" not in s.legal_actions()   # not before a 2
+    with pytest.raises(IllegalAction, match="after a 2 has been bid"):
+        s.apply("bid 62 2")
+    s.apply("bid 61 2")                               # a plain 2: 61
+    assert s.legal_actions() == ["pass"] + [f"bid {n} 2" for n in range(62, 121)]
+    with pytest.raises(IllegalAction):
+        s.apply("bid 62 K")                           # only the 2 goes on in points
+    s.apply("bid 70 2")
+    assert "bid 70 2" not in s.legal_actions() and "bid 71 2" in s.legal_actions()
+
+
+def test_option_point_auction_off_no_point_bids():
+    """Options: point_auction is off by default: a bid names a rank only and after a 2 the others can
+    only pass (Bidding)."""
+    s = dealt(G(), SPADES_DEAL)
+    assert all(len(a.split()) <= 2 for a in s.legal_actions())   # "bid K", never "bid 61 K"
+    s.apply("bid 2")
+    assert s.legal_actions() == ["pass"]
+
+
+def test_option_point_auction_declarer_needs_the_points_of_the_bid():
+    """Options: point_auction: the declarer's side then needs the points of its bid instead of 61
+    (a plain rank bid: 61)."""
+    g = G(point_auction=True)
+
+    def score(bid, side_points):
+        s = dealt(g, SPADES_DEAL)
+        if bid == "61 K":   # A declares with a plain K (B stands in as the partner)
+            play(s, "bid 61 K", "pass", "pass", "pass", "pass", "name hearts")
+            declarer, partner = A, B
+        else:               # A bids a plain 2, B goes on in points, everyone else passes: B declares
+            play(s, "bid 61 2", f"bid {bid}", "pass", "pass", "pass", "pass", "name hearts")
+            declarer, partner = B, D
+        assert s.v[DECLARER] == declarer and s.v[BID_NUMBER] == int(bid.split()[0])
+        d = g.deck
+        won = g.zone["won"].index
+        side = _cards_worth(side_points, DECK)
+        s.z[won] = [[] for _ in range(5)]
+        s.z[won][declarer] = [d.face(c) for c in side]
+        s.z[won][C] = [d.face(c) for c in DECK if c not in side]
+        s.v[CALLED_BY] = partner
+        s.v[TRICKS_TOTAL] = 8
+        s.c[g.counter["tricks"].index] = [0, 0, 4, 0, 0]
+        s.c[g.counter["tricks"].index][declarer] = 4
+        return deal_points(g, s, 5)
+
+    # seats: E 0, D 1, C 2, B 3, A 4
+    assert score("70 2", 72) == [-1, 1, -1, 2, -1]
+    assert score("70 2", 68) == [1, -1, 1, -2, 1]      # 68 would make a plain bid: short of 70
+    assert score("61 K", 61) == [-1, -1, -1, 1, 2]
+    assert score("61 K", 60) == [1, 1, 1, -1, -2]
