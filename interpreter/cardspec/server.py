@@ -623,17 +623,21 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
         return JSONResponse(Session(registry).handle('{"type":"list_tables"}')[0])
 
     async def api_create(request):
-        body = b""
-        try:
-            async with asyncio.timeout(lim.connection_timeout):   # a body sent a byte at a time is cut off
-                async for chunk in request.stream():
-                    body += chunk
-                    if len(body) > lim.max_message_bytes:
-                        return _error_response(ProtocolError("message/too_large", "request body over "
-                                                             f"{lim.max_message_bytes} bytes"))
-        except TimeoutError:
+        async def read():
+            body = b""
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > lim.max_message_bytes:
+                    return None
+            return body
+        try:   # a body sent a byte at a time is cut off (wait_for, not asyncio.timeout: Python 3.10 too)
+            body = await asyncio.wait_for(read(), lim.connection_timeout)
+        except asyncio.TimeoutError:   # (on 3.10 not the builtin TimeoutError)
             return _error_response(ProtocolError("message/invalid", "the request body did not arrive within "
                                                  f"{lim.connection_timeout:g} s"))
+        if body is None:
+            return _error_response(ProtocolError("message/too_large", "request body over "
+                                                 f"{lim.max_message_bytes} bytes"))
         msg = parse_message(body, lim.max_message_bytes)
         ip = request.client.host if request.client else None
         reply = (await Session(registry, address=ip).handle_async({**msg, "type": "create"}, engine.run))[0]
@@ -691,9 +695,8 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
         try:
             while True:
                 try:   # a connection that follows no table and says nothing for idle_timeout is closed
-                    async with asyncio.timeout(None if session.subs else lim.idle_timeout):
-                        msg = await websocket.receive()
-                except TimeoutError:
+                    msg = await asyncio.wait_for(websocket.receive(), None if session.subs else lim.idle_timeout)
+                except asyncio.TimeoutError:
                     await websocket.close(code=1000, reason="idle")
                     break
                 if msg["type"] == "websocket.disconnect":

@@ -27,6 +27,7 @@ when it is in its ``loser`` list, or else when its score is the worst. In a game
 """
 from __future__ import annotations
 
+import asyncio
 import math
 import os
 import sys
@@ -479,7 +480,7 @@ def make_executor(spec: str, workers: int = 2, timeout: float = 10.0):
                                        dashboard_address=None)
                 return _DaskExecutor(Client(cluster), cluster)
             return _DaskExecutor(Client("tcp://" + spec[len("dask://"):], timeout=timeout))
-        except (OSError, TimeoutError) as e:
+        except (OSError, TimeoutError, asyncio.TimeoutError) as e:   # (two types before Python 3.11)
             raise SimulationError(f"cannot reach the Dask scheduler at {spec}: {e}") from None
     if spec == "ray" or spec.startswith("ray://"):
         try:
