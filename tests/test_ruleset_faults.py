@@ -169,7 +169,7 @@ def _boom(*a, **k):
     (["simulate", "hearts", "-n", "1"], "cardspec.simulate.simulate"),
     (["replay", "tests/scenarios/cancellation-5C-led-queens-cancel-3H-wins.yaml"], "cardspec.scenario.replay"),
     (["solve", "tests/svoyi_koziri/solve-6-cards-quick.yaml"], "cardspec.players.solve.solve"),
-    (["serve", "--stdio"], "cardspec.protocol.serve_stdio"),
+    (["serve", "--stdio", "--store", "none"], "cardspec.protocol.serve_stdio"),
 ])
 def test_every_command_turns_an_unexpected_exception_into_a_coded_error(monkeypatch, args, target):
     """Issue 16 Deliver 3: no Python exception type reaches a user: an internal fault prints
