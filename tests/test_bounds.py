@@ -304,7 +304,7 @@ match:
 def test_a_cards_parameter_listing_is_capped(tmp_path):
     """Any 1 to 26 of 26 cards is 67 million sets: listing stops with a ruleset error at the step (MAX_LISTED,
     docs/rulesets.md Caps) instead of exhausting memory; 1 to 3 of them (2,951 sets) list as before."""
-    from cardspec.engine.steps.turns import MAX_LISTED
+    from cardspec.engine.steps.base import MAX_LISTED
     err = _refused_at_play(tmp_path, _listing_ruleset("      group: {cards: hand, count: {min: 1, max: 26}}"), players=2)
     assert f"more than {MAX_LISTED:,} moves" in str(err) and err.code == "ruleset/runtime"
     game, _ = _load(tmp_path, _listing_ruleset("      group: {cards: hand, count: {min: 1, max: 3}}"),
@@ -315,7 +315,7 @@ def test_a_cards_parameter_listing_is_capped(tmp_path):
 def test_several_number_parameters_together_are_capped(tmp_path):
     """Two number parameters of 10,000 values each (each within its own cap) make 10**8 combinations: the
     listing counts them and stops with a ruleset error past MAX_LISTED, whatever `legal:` says."""
-    from cardspec.engine.steps.turns import MAX_LISTED
+    from cardspec.engine.steps.base import MAX_LISTED
     params = ("      group: {cards: hand}\n      a: {number: {min: 1, max: 10000}}\n"
               "      b: {number: {min: 1, max: 10000}}\n    legal: a == b")
     err = _refused_at_play(tmp_path, _listing_ruleset(params), players=2)
@@ -349,3 +349,19 @@ def test_validate_reports_its_cpu_budget_at_the_running_step(tmp_path, monkeypat
     monkeypatch.undo()
     sum(range(3_000_000))   # (no interruption left pending in this thread)
     assert v.validate_ruleset("hearts", play=False) == ([], 0)
+
+
+def test_a_pass_listing_is_capped(tmp_path):
+    """A pass of 13 cards from a hand of 26 is 10 million sets: listing them stops with a ruleset error at the
+    step (MAX_LISTED) instead of exhausting memory; a pass of 2 from 26 (325 sets) lists as before."""
+    from cardspec.engine.steps.base import MAX_LISTED
+    text = _listing_ruleset("      group: {cards: hand}").replace(
+        "  - turns:", "  - pass: {count: 13, to: left_of(seat)}\n  - turns:")
+    game, _ = _load(tmp_path, text, players=2)
+    state = game.new_state(seed=1)
+    with pytest.raises(RulesetError) as info:
+        state.legal_actions()
+    err = info.value
+    assert f"more than {MAX_LISTED:,} moves" in str(err) and "a pass of 13 cards from 26" in str(err)
+    game, _ = _load(tmp_path, text.replace("count: 13", "count: 2"), players=2, name="small.yaml")
+    assert len(game.new_state(seed=1).legal_actions()) == 325

@@ -18,6 +18,17 @@ from __future__ import annotations
 from ..compiler import Compiler
 from ...lang import BOOL, RuleFault
 
+#: The most moves one listing may hold: the card sets (or sequences) of a ``cards:`` parameter or of a
+#: pass, and the combinations of values one action's parameters try together (docs/rulesets.md, "Caps").
+#: The counts depend on the hand, so they are checked when the moves are listed; past them the game stops
+#: with a ``RuleFault`` at the step rather than run for hours or exhaust memory.
+MAX_LISTED = 2_000_000
+
+
+def _listing_too_large(what: str):
+    """Raises ``RuleFault``: ``what`` would list more than ``MAX_LISTED`` moves."""
+    raise RuleFault(f"{what} would list more than {MAX_LISTED:,} moves at once (docs/rulesets.md, Caps)")
+
 STEP_TYPES = {}
 
 

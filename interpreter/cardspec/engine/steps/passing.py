@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import itertools
+import math
 from operator import itemgetter
 
-from ...lang import INT
-from .base import DealError, Step, _sub_multiset, step_type, zone_of
+from ...lang import INT, RuleFault
+from .base import MAX_LISTED, DealError, Step, _listing_too_large, _sub_multiset, step_type, zone_of
 
 _first = itemgetter(0)
 
@@ -65,7 +66,12 @@ class Pass(Step):
                 return list(zip(sorted(hand, key=self._sort_key)))
             distinct = set(hand)
             return list(zip(sorted(distinct if len(distinct) != len(hand) else hand, key=self._sort_key)))
-        combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), self._k(s))
+        k = self._k(s)
+        if k < 0 or math.comb(len(hand), k) > MAX_LISTED:   # (k changed since the step began)
+            if k < 0:
+                raise RuleFault(f"the pass count is {k}")
+            _listing_too_large(f"a pass of {k} cards from {len(hand)}")
+        combos = itertools.combinations(sorted(hand, key=s.game.deck.sort_key.__getitem__), k)
         if len(set(hand)) == len(hand):
             return list(combos)      # already in display order, no repeats
         return list(dict.fromkeys(combos))

@@ -49,7 +49,7 @@ from ..slots import TO_ACT, TURN
 from ...cards import SUIT_NAMES
 from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
                      py_param)
-from .base import Step, _sub_multiset, step_type
+from .base import MAX_LISTED, Step, _listing_too_large, _sub_multiset, step_type
 from ..choices import DIGITS, DONE_WORD, ActionSpaceError, literal_list, static_range
 
 DONE = (-1, ())
@@ -71,17 +71,6 @@ class _Param:
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
                  "secret", "legal_text", "never", "why_parts")
-
-
-#: The most card sets (or sequences) one ``cards:`` parameter may be listed from at once, and the most
-#: combinations of parameter values one action's listing may try (docs/rulesets.md, "Caps"): the counts
-#: depend on the hand, so they are checked when the moves are listed; past them the game stops with a
-#: ``RuleFault`` at the step rather than run for hours or exhaust memory.
-MAX_LISTED = 2_000_000
-
-
-def _listing_too_large(what: str):
-    raise RuleFault(f"{what} would list more than {MAX_LISTED:,} moves at once (docs/rulesets.md, Caps)")
 
 
 def _distinct(make, pool, kmin, kmax, key):
