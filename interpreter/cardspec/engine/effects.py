@@ -246,6 +246,9 @@ def _effect_lines(game, comp, kind, body, path, params):
         cards = comp.code(body["cards"], path + ("cards",), params)
         if cards is None:
             return None
+        if cards.type not in (CARD, ZONE, ANY, list_of(ANY)):
+            comp.problem(path + ("cards",), f"reveal's cards: is a card or a list of cards, not {cards.type}")
+            return None
         many = cards.src if cards.type != CARD else f"({cards.src},)"
         fields = ["'type': 'reveal'", f"'cards': [CODE[_c] for _c in {many}]"]
         for k, v in body.items():
@@ -265,6 +268,10 @@ def _effect_lines(game, comp, kind, body, path, params):
             return None
         coll = comp.code(body.get("in", "seats"), path + ("in",), params)
         if coll is None:
+            return None
+        if not (coll.type.startswith("list[") or coll.type == ANY):   # (a number would reach Python's for)
+            comp.problem(path + ("in",), f"for_each's in: needs a list (seats, a zone, filter(...)); found {coll.type}",
+                         "e.g. in: seats, or in: \"filter(p in seats where chips[p] > 0)\"")
             return None
         et = coll.type[5:-1] if coll.type.startswith("list[") else ANY
         inner = tuple(p for p in params if p[0] != name) + ((name, et),)

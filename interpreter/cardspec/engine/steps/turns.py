@@ -367,6 +367,10 @@ class Turns(Step):
                                           pp + ("count",), (INT,), cur)
                     cond = f" if {where}" if where else ""
                     cand = comp.code(pspec["candidates"], pp + ("candidates",), cur) if "candidates" in pspec else None
+                    if cand is not None and cand.type not in (list_of(ZONE), list_of(ANY), list_of(list_of(ANY)), ANY):
+                        comp.problem(pp + ("candidates",), f"candidates: is a list of card lists (e.g. "
+                                     f"melds_in(hand[seat])), not {cand.type}")
+                        continue
                     if cand is not None:   # the ruleset lists the card sets worth checking (e.g. melds_in(...))
                         # Candidates only propose: count, zone and where still decide, as in the direct check.
                         wf = f" if all([{where} for p_card in _c])" if where else ""

@@ -1,0 +1,62 @@
+"""Fault kinds the mutation fuzz found (docs/fuzz.md), each fixed where the ruleset is checked, so that any
+ruleset of the kind is a RulesetError at file:line:col at validate, not a Python exception at play.
+
+Each test gives the kind in a hand-written form (the fuzz's own mutant indexes move whenever a built-in
+changes, so the mutant itself is not kept)."""
+from __future__ import annotations
+
+import pytest
+
+from cardspec.validate import validate_ruleset
+
+
+def _problems(tmp_path, text):
+    path = tmp_path / "child.yaml"
+    path.write_text(text, encoding="utf-8")
+    problems, status = validate_ruleset(str(path))
+    assert status == 1 and problems, problems
+    assert not [p for p in problems if p.code.startswith("internal/")], problems
+    return problems
+
+
+def test_for_each_over_a_number_is_refused_at_its_in(tmp_path):
+    """Seed 20261201, mutant 713 (goninkan): `for_each: {in: seats[holder(hand, QS)]}` (one seat, an int)
+    passed the checker and failed at play with `'int' object is not iterable`: in: must be a list."""
+    problems = _problems(tmp_path, '''\
+extends: goninkan
+deal:
+  - id: draw-dealer
+    do:
+      - for_each: {as: p, in: "seats[holder(hand, QS)]", do: [{reveal: {cards: "draw[p]", seat: p}}]}
+      - set: {dealer: "filter(p in seats where draw_key(p) == min(draw_key(q) for q in seats))[0]"}
+''')
+    assert any("for_each's in: needs a list" in p.message and "found int" in p.message
+               and (p.line, p.col) == (5, 31) for p in problems), problems
+
+
+def test_reveal_of_a_number_is_refused_at_its_cards(tmp_path):
+    """The same kind in `reveal:` (a number where a card or a list of cards is expected)."""
+    problems = _problems(tmp_path, '''\
+extends: goninkan
+deal:
+  - id: draw-dealer
+    do:
+      - for_each: {as: p, in: seats, do: [{reveal: {cards: "count(draw[p])", seat: p}}]}
+      - set: {dealer: "filter(p in seats where draw_key(p) == min(draw_key(q) for q in seats))[0]"}
+''')
+    assert any("reveal's cards: is a card or a list of cards, not int" in p.message for p in problems), problems
+
+
+@pytest.mark.parametrize("value", ["count(hand[seat])", "hand[seat]"])
+def test_candidates_that_are_not_card_lists_are_refused(tmp_path, value):
+    """The kind in the turns step: `candidates:` must be a list of card lists (melds_in(...)); a number or a
+    plain zone reached the listing at play (`'int' object is not iterable`)."""
+    problems = _problems(tmp_path, f'''\
+extends: burraco
+actions:
+  meld:
+    params:
+      cards:
+        candidates: "{value}"
+''')
+    assert any("candidates: is a list of card lists" in p.message for p in problems), problems
