@@ -60,3 +60,17 @@ actions:
         candidates: "{value}"
 ''')
     assert any("candidates: is a list of card lists" in p.message for p in problems), problems
+
+
+@pytest.mark.parametrize("count", ['"pots[mate(seat)]"', "-1", "0"])
+def test_a_choice_count_that_is_not_a_positive_number_is_refused(tmp_path, count):
+    """Seed 20261201 before the rulesets moved, mutants 355 (`int()` of the expression text 'pots[mate(seat)]'
+    while compiling) and 1031 (`r must be non-negative` from combinations at play), both svoyi-koziri's
+    `suits: {choice: all_suits, count: 2}`: the count is checked at its key (main d586207; this test keeps
+    both forms of the kind)."""
+    from pathlib import Path
+    src = (Path(__file__).resolve().parent.parent / "rulesets" / "svoyi-koziri.yaml").read_text(encoding="utf-8")
+    assert "suits: {choice: all_suits, count: 2}" in src
+    problems = _problems(tmp_path, src.replace("suits: {choice: all_suits, count: 2}",
+                                               f"suits: {{choice: all_suits, count: {count}}}"))
+    assert any("a choice's count is a whole number of values, 1 or more" in p.message for p in problems), problems
