@@ -74,3 +74,13 @@ def test_a_choice_count_that_is_not_a_positive_number_is_refused(tmp_path, count
     problems = _problems(tmp_path, src.replace("suits: {choice: all_suits, count: 2}",
                                                f"suits: {{choice: all_suits, count: {count}}}"))
     assert any("a choice's count is a whole number of values, 1 or more" in p.message for p in problems), problems
+
+
+def test_an_int_option_whose_values_are_text_stays_an_int():
+    """Long run seed 20261201, mutant 9013 (auction-pitch): an int option with `values:` written as text
+    ("-1") gave the text itself as the value (`abs()` of a str while validate tried the option's values):
+    the value stays the int it reads as."""
+    from cardspec.rules.loader import coerce_option
+    spec = {"type": "int", "default": 5, "values": ["-1", 5]}
+    assert coerce_option("target", spec, "-1") == -1
+    assert coerce_option("target", spec, 5) == 5

@@ -257,7 +257,7 @@ def coerce_option(name: str, spec: dict, raw):
     values = spec.get("values")
     if values is not None and v not in values and str(v) not in [str(x) for x in values]:
         raise ValueError(f"option '{name}' takes {_describe(spec)}; got '{raw}'")
-    if values is not None and v not in values:
+    if values is not None and v not in values and t != "int":   # (an int stays an int: values: ["-1", 5])
         v = next(x for x in values if str(x) == str(v))
     if t == "int":
         if abs(v) > MAX_OPTION_INT:   # docs/rulesets.md, Caps: an int option needs no bounds to stay sane
