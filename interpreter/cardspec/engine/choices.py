@@ -158,6 +158,20 @@ class ActionCodec:
         self._names = tuple(names)
         self._index = {t: i for i, t in enumerate(names)}
         self.n = len(names)
+        for step in game.steps:
+            if step.decision and not step.compound:
+                table = step.move_ids(self)
+                if table is not None and table[2] is not None:
+                    step.id_fast = (table[2], table[1], self._names, len(set(game.deck.cards)) != len(game.deck.cards))
+
+    def ids_of(self, texts) -> list:
+        """The ids of chunks ``texts``, in their order."""
+        index = self._index
+        return [index[t] for t in texts]
+
+    def describe(self, i) -> str:
+        """``i`` and its chunk, for messages (``'out of range'`` when it is no id)."""
+        return f"'{self._names[i]}'" if isinstance(i, int) and 0 <= i < self.n else f"out of range 0..{self.n - 1}"
 
     def encode(self, text: str) -> int:
         """The id of small choice ``text`` (a chunk such as ``QS``, ``pass 2C``, ``done``).

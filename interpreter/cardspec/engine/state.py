@@ -405,19 +405,19 @@ class State:
         if self.terminal:
             return []
         c = self._cache   # the same as _legal_cached(), inlined: this is the API's hottest call
-        if c is None:
+        if c is None or c[0] is None:
             c = self._legal_cached()
         return list(c[0])
 
     def _legal_map(self) -> dict:
         """text → internal move for the seat to act."""
-        texts, moves = self._legal_cached()
-        return dict(zip(texts, moves))
+        c = self._legal_cached()
+        return dict(zip(c[0], c[1]))
 
     def _legal_cached(self):
         """``(texts, moves)`` for the seat to act, cached until the state changes."""
         c = self._cache   # reset by apply, apply_move and random_playout
-        if c is None:
+        if c is None or c[0] is None:   # (None, moves, ids, id → move): made by legal_action_ids
             step = self.game.steps[self.pc]
             try:
                 moves = step.legal_sorted(self)
@@ -488,11 +488,6 @@ class State:
 
     # ---- small choices (engine/choices.py, docs/actions.md) ------------------------------------------
     @property
-    def actions(self):
-        """The game's ``ActionCodec`` (``self.game.actions``)."""
-        return self.game.actions
-
-    @property
     def choosing(self) -> str:
         """The small choices made so far of the decision in progress, as text (``""``: none)."""
         return " ".join(self.partial)
@@ -552,31 +547,86 @@ class State:
 
     def legal_action_ids(self) -> list:
         """The ids (``game.actions``) of the small choices legal now, sorted."""
-        return self.game.actions.ids(self.legal_choices())
+        c = self._cache
+        if c is None or len(c) < 3:
+            if self.terminal:
+                return []
+            step = self.game.steps[self.pc]
+            f = step.id_fast
+            if f is not None and c is None:   # moves are ints with one id each (tricks): the hot path
+                try:
+                    moves = step.legal(self)
+                except CardspecError:
+                    raise
+                except Exception as e:  # noqa: BLE001
+                    raise self._failed(e) from None
+                tab = f[0]
+                ids = sorted(set([tab[m] for m in moves]) if f[3] else [tab[m] for m in moves])
+                if not ids:
+                    raise self._failed(RuleFault(f"seat {self.v[TO_ACT]} has no legal action"))
+                self._cache = (None, moves, ids, f[1], f[2])
+                return ids[:]
+            if step.compound:
+                return self.game.actions.ids(self.legal_choices())
+            c = self._ids_cached(step)
+        return c[2][:]
+
+    def _ids_cached(self, step):
+        """``(texts or None, moves, sorted ids, id → move, names)`` of a step whose actions are small,
+        cached like ``_legal_cached`` (``names``: the codec's chunk per id)."""
+        c = self._cache
+        if c is not None and len(c) > 2:
+            return c
+        codec = self.game.actions
+        table = step.__dict__.get("_id_table", False)
+        if table is False:
+            table = step.__dict__["_id_table"] = step.move_ids(codec)
+        try:
+            if table is None or c is not None:
+                c = c or self._legal_cached()
+                d = dict(zip(codec.ids_of(c[0]), c[1]))
+                c = self._cache = (c[0], c[1], sorted(d), d, codec._names)
+                return c
+            moves = step.legal(self)
+            if not moves:
+                raise RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
+            tab = table[2]
+            ids = [tab[m] for m in moves] if tab is not None else table[0](self, moves)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+        ids.sort()
+        if len(ids) != len(moves):   # the same card twice (two decks): once
+            ids = sorted(set(ids))
+        c = self._cache = (None, moves, ids, table[1], codec._names)
+        return c
 
     def apply_id(self, i: int, seat: int | None = None):
         """Make the small choice of id ``i`` (``game.actions``). Raises ``IllegalAction`` naming the
         legal small choices when ``i`` is not legal now (state unchanged)."""
-        codec = self.game.actions
+        c = self._cache
+        if c is not None and len(c) > 2 and seat is None and i in c[2]:   # the ids were listed: a look-up
+            self._commit(self.game.steps[self.pc], c[3][i], c[4][i])
+            return self
         if self.terminal:
             raise GameOver(None, str(i), [], "given after the game ended")
+        codec = self.game.actions
+        step = self.game.steps[self.pc]
+        if seat is not None and seat != self.v[TO_ACT]:
+            raise IllegalAction(seat, str(i), [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
+        if not step.compound:
+            c = self._ids_cached(step)
+            move = c[3][i] if i in c[2] else None
+            if move is None:
+                raise IllegalAction(self.v[TO_ACT], str(i), self.legal_choices(),
+                                    f"not a legal action id now ({codec.describe(i)})")
+            self._commit(step, move, codec._names[i])
+            return self
         try:
             text = codec.decode(i)
         except ValueError as e:
             raise IllegalAction(self.v[TO_ACT], str(i), self.legal_choices(), f"not an action id ({e})") from None
-        step = self.game.steps[self.pc]
-        if not step.compound:
-            c = self._cache
-            if c is None:
-                c = self._legal_cached()
-            try:
-                move = c[1][c[0].index(text)]
-            except ValueError:
-                raise IllegalAction(self.v[TO_ACT], f"{i} ({text})", c[0], "not legal now") from None
-            if seat is not None and seat != self.v[TO_ACT]:
-                raise IllegalAction(seat, text, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
-            self._commit(step, move, text)
-            return self
         return self.choose(text, seat)
 
     def apply_move(self, move):

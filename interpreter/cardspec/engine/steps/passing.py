@@ -172,6 +172,13 @@ class Pass(Step):
         codes = self.card_codes(game)
         return ["pass " + c for c in codes] + ([] if self.single else codes)
 
+    def move_ids(self, codec):
+        if not self.single:
+            return None
+        tab = [codec._index.get("pass " + c, -1) for c in self.game.deck.code]
+        inv = {i: (f,) for f, i in enumerate(tab) if i >= 0}
+        return (lambda s, moves: [tab[m[0]] for m in moves]), inv, None
+
     def choice_options(self, s, pos):
         """A pass of k cards: one card at a time (``pass 2C``, then ``3C``, ``4C``) in any order; any
         cards of the hand make a legal pass, so every card still held is offered until k are chosen."""

@@ -657,6 +657,14 @@ class Tricks(Step):
             out += [f"{word} {v}" for v in vals]
         return out
 
+    def move_ids(self, codec):
+        """Cards played: one table look-up per card (with ``choose:``: None, ids from the texts)."""
+        if self.choose is not None:
+            return None
+        tab = [codec._index.get(c, -1) for c in self.game.deck.code]
+        inv = {i: f for f, i in enumerate(tab) if i >= 0}
+        return (lambda s, moves: [tab[m] for m in moves]), inv, tab
+
     def text(self, s, card):
         if card >= CHOICE:
             return f"{self.choose['word']} {self._choice_text(s, self._choice_value(s, card))}"

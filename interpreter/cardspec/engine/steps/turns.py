@@ -577,11 +577,17 @@ class Turns(Step):
             ts[ACTOR] = actor
             s.v[TO_ACT] = actor
             if kind == "one" and ts[CNT] == 0:
+                if not auto:   # is anything legal? A search for one legal action, not a list of all
+                    if not self._any_move(s, what, actor):
+                        ts[PH] += 1
+                        continue
+                    self._after = None
+                    return True
                 moves = self._moves(s, what, actor)
                 if not moves:
                     ts[PH] += 1
                     continue
-                if auto and len(moves) == 1:
+                if len(moves) == 1:
                     self._do(s, moves[0])
                     continue
                 self._after = (s, moves)
@@ -677,8 +683,57 @@ class Turns(Step):
             return False
 
     def random_move(self, s, rng):
-        legal = self.legal(s)
-        return legal[int(rng.random() * len(legal))]
+        """A random legal move made of uniformly random small choices (docs/actions.md): the first
+        chunk by rejection (a random candidate, checked; the first legal one is uniform among the legal
+        ones) so that an action's cards are searched only when it is drawn, then each later chunk
+        uniformly among the legal ones."""
+        memo = {}
+        kind, acts = self._phase_actions(s)
+        seat = s.ts[ACTOR]
+        cands = []
+        for a in acts:
+            if a.params and self._merged(a.params[0]):
+                cands += [(a, u) for u in self._units(s, a, 0, seat, (), (), memo, cheap=True)]
+            else:
+                cands.append((a, None))
+        if kind == "any" or kind == "optional":
+            cands.append(None)
+        rnd = rng.random
+        pos = None
+        while cands:
+            i = int(rnd() * len(cands))
+            c = cands[i]
+            cands[i] = cands[-1]
+            cands.pop()
+            if c is None:
+                return DONE if kind == "any" else SKIP
+            a, u = c
+            if not a.params:
+                if self._check(s, a, seat, ()):
+                    return (a.index, ())
+            elif u is None:
+                if self._feasible(s, a, 0, seat, (), (), memo):
+                    pos = (a.index, 0, (), ())
+                    break
+            elif self._feasible(s, a, 0, seat, (), (u,), memo):
+                pos = (a.index, 0, (u,), ())
+                break
+        if pos is None:
+            raise RuleFault(f"seat {seat} has no legal action")
+        while True:
+            opts, move = self.choice_options(s, pos, memo)
+            if move is not None:
+                return move
+            pos = self.choice_next(s, pos, opts[int(rnd() * len(opts))], memo)
+
+    def _any_move(self, s, what, actor):
+        """Whether some action of ``what`` is legal for ``actor`` (stops at the first one found)."""
+        memo = {}
+        for a in self.actions:
+            if a.index in what and not a.never:
+                if self._check(s, a, actor, ()) if not a.params else self._feasible(s, a, 0, actor, (), (), memo):
+                    return True
+        return False
 
     def apply(self, s, move):
         ts = s.ts
@@ -1086,14 +1141,15 @@ class Turns(Step):
         memo[key] = r
         return r
 
-    def _units(self, s, a, j, seat, bound, cur, memo):
-        """The units that may come next in parameter ``j`` (before the feasibility check)."""
+    def _units(self, s, a, j, seat, bound, cur, memo, cheap=False):
+        """The units that may come next in parameter ``j`` (before the feasibility check; ``cheap``:
+        the cards of a ``candidates:`` parameter's pool, without listing its candidates)."""
         P = a.params[j]
         if P.kind == "cards":
             kmin, kmax, zone, pool = P.values(s, seat, *bound)
             if len(cur) >= kmax:
                 return []
-            dom = self._domain(s, a, j, seat, bound, memo)
+            dom = None if cheap else self._domain(s, a, j, seat, bound, memo)
             rest = list(pool) if dom is None else [c for v in dom for c in v]
             for c in cur:
                 if c in rest and dom is None:
@@ -1107,7 +1163,6 @@ class Turns(Step):
                 rest = [c for c in rest if c in held]
             return sorted(set(rest), key=s.game.deck.sort_key.__getitem__)
         if P.kind == "number" and self._digits(P):
-            from ..choices import DIGITS
             return list(DIGITS[1:]) if cur else list(DIGITS)
         dom = self._domain(s, a, j, seat, bound, memo)
         if P.kind == "choice" and P.count != 1:
@@ -1167,9 +1222,8 @@ class Turns(Step):
         kind, _, _, what, _ = self.phases[s.ts[PH]]
         return kind, [a for a in self.actions if a.index in what and not a.never]
 
-    def choice_options(self, s, pos):
-        from ..choices import DONE_WORD
-        memo = {}
+    def choice_options(self, s, pos, memo=None):
+        memo = {} if memo is None else memo
         if pos is None:
             kind, acts = self._phase_actions(s)
             seat = s.ts[ACTOR]
@@ -1216,9 +1270,8 @@ class Turns(Step):
             return None
         return [(w, (ai, j2, cur2 + (u,), bound2)) for w, u in adds2]
 
-    def choice_next(self, s, pos, chunk):
-        from ..choices import DONE_WORD
-        memo = {}
+    def choice_next(self, s, pos, chunk, memo=None):
+        memo = {} if memo is None else memo
         if pos is None:
             kind, acts = self._phase_actions(s)
             if kind == "any" and chunk == self.done_text:
