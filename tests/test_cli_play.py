@@ -125,3 +125,41 @@ def test_bad_input_exits_2_without_traceback(args, msg):
     assert p.returncode == 2, (p.returncode, p.stdout, p.stderr)
     assert msg in p.stderr + p.stdout
     assert "Traceback" not in p.stderr + p.stdout
+
+
+def test_human_passes_three_cards_in_one_line_in_hearts():
+    """Issue 21 ("Done when"): a person passes three cards in one line in `cardspec play hearts --human 0`
+    (hearts lists its pass one card at a time, like OpenSpiel's); then plays on."""
+    p = cli("play", "hearts", "--seed", "3", "--human", "0", "--option", "deals=1", stdin="")
+    hand_line = next(ln for ln in p.stdout.splitlines() if "your hand:" in ln)
+    hint = next(ln for ln in p.stdout.splitlines() if "in one line" in ln)
+    three = hint.split("`")[1]   # "pass C1 C2 C3"
+    assert three.startswith("pass ") and len(three.split()) == 4
+    assert all(c in hand_line for c in three.split()[1:])
+    p = cli("play", "hearts", "--seed", "3", "--human", "0", "--option", "deals=1", stdin=three + "\n")
+    assert "Try again" not in p.stdout, p.stdout[-2000:]
+    assert p.returncode == 1 and "abandoned" in p.stderr   # the input ended at the first card to play
+    assert f"seat 0 passes {three[5:]} to seat" in p.stdout   # one action, logged whole
+
+
+def test_hearts_pass_typed_whole_is_the_same_as_card_by_card():
+    """Issue 21: ``pass 2C 3C 4C`` with ``one_at_a_time`` (hearts) = three one-card passes; the history keeps
+    the whole text (replays as typed), a fourth card or a card not held is refused."""
+    import cardspec
+    g = cardspec.load("hearts")
+    a, b = g.new_state(seed=9), g.new_state(seed=9)
+    seat = a.to_act
+    hand = a.view(seat)["zones"]["hand"][str(seat)]
+    a.apply("pass " + " ".join(hand[:3]))
+    for c in hand[:3]:
+        b.apply("pass " + c)
+    assert a.position_key() == b.position_key()
+    assert a.history == ["pass " + " ".join(hand[:3])]
+    c = g.new_state(seed=9)
+    for bad in ("pass " + " ".join(hand[:4]), "pass " + hand[0] + " " + hand[0]):
+        with pytest.raises(cardspec.IllegalAction):
+            c.apply(bad)
+    c.apply("pass " + hand[0])
+    with pytest.raises(cardspec.IllegalAction) as e:
+        c.apply("pass " + " ".join(hand[1:4]))
+    assert "up to the 2 left" in str(e.value)

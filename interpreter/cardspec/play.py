@@ -307,6 +307,11 @@ def ask_human(state, seat) -> str:
     _show_view(state.game, view)
     legal = view.get("legal_actions", [])
     click.echo("  " + describe_legal(legal))
+    left = view.get("pass_left") or 0
+    if left > 1 and legal:   # a pass listed one card at a time may be typed whole (issue 21)
+        first = legal[0].split()[0]
+        example = " ".join(a.split()[-1] for a in legal[:left])
+        click.echo(f"  (or the {left} cards in one line: `{first} {example}`)")
     while True:
         try:
             text = click.prompt(f"seat {seat}", prompt_suffix="> ", default="", show_default=False)

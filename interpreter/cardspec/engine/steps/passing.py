@@ -23,7 +23,9 @@ class Pass(Step):
     Action text: ``pass 2C 3C`` (any order; shown in display order).
     ``count: 0`` skips the step. With ``one_at_a_time: true`` a seat picks its
     cards in ``count`` actions of one card each (``pass 2C``), as OpenSpiel's
-    Hearts does: a small action space for bots and learning environments.
+    Hearts does: a small action space for bots and learning environments; the
+    listed actions are one card each, but a person may still type several of
+    the cards left to choose in one action (``pass 2C 3C 4C``: issue 21).
     """
 
     decision = True
@@ -76,7 +78,14 @@ class Pass(Step):
             return list(combos)      # already in display order, no repeats
         return list(dict.fromkeys(combos))
 
+    def _left(self, s):
+        """Cards the seat to act has still to choose (``one_at_a_time``: the pass may be typed whole)."""
+        chosen = s.flight[s.v[7]] if s.flight is not None else None
+        return self.count(s) - len(chosen or ())
+
     def is_legal(self, s, move):
+        if self.single:
+            return 1 <= len(move) <= self._left(s) and _sub_multiset(move, s.z[self.zone][s.v[7]])
         return len(move) == self._k(s) and _sub_multiset(move, s.z[self.zone][s.v[7]])
 
     def random_move(self, s, rng):
@@ -158,7 +167,11 @@ class Pass(Step):
 
     def why_illegal(self, s, move):
         k = self._k(s)
-        if len(move) != k:
+        if self.single and not 1 <= len(move) <= self._left(s):
+            left = self._left(s)
+            return f"not legal: pass 1 card (or up to the {left} left to choose)" if left > 1 else \
+                "not legal: pass 1 card"
+        if not self.single and len(move) != k:
             return f"not legal: pass exactly {k} card(s)"
         return "not legal: pass cards from your own hand"
 
@@ -205,3 +218,5 @@ class Pass(Step):
     def add_view(self, s, seat, out):
         if seat is not None and s.flight is not None and s.flight[seat] is not None:
             out["passing"] = s.game.deck.codes(s.flight[seat])
+        if self.single and seat is not None and seat == s.to_act and s.flight is not None:
+            out["pass_left"] = self._left(s)   # cards still to choose (typed one or several at a time)
