@@ -214,9 +214,11 @@ def illegal_candidates(s):
     first = next(iter(legal))
     if first.startswith("pass "):
         k = len(first.split()) - 1
-        hand = s.view(s.to_act)["zones"]["hand"][str(s.to_act)]
-        yield "pass " + " ".join(hand[:k + 1])
-        if k > 1:
+        view = s.view(s.to_act)
+        hand = view["zones"]["hand"][str(s.to_act)]
+        left = view.get("pass_left")   # one_at_a_time: up to the cards left may be typed at once (issue 21)
+        yield "pass " + " ".join(hand[:(left or k) + 1])
+        if k > 1 and left is None:
             yield "pass " + hand[0]
         yield "pass ZZ"
     else:

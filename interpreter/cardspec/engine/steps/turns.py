@@ -690,34 +690,35 @@ class Turns(Step):
         memo = {}
         kind, acts = self._phase_actions(s)
         seat = s.ts[ACTOR]
-        cands = []
-        for a in acts:
-            if a.params and self._merged(a.params[0]):
-                cands += [(a, u) for u in self._units(s, a, 0, seat, (), (), memo, cheap=True)]
-            else:
-                cands.append((a, None))
+        kinds = list(acts)
         if kind == "any" or kind == "optional":
-            cands.append(None)
+            kinds.append(None)
         rnd = rng.random
         pos = None
-        while cands:
-            i = int(rnd() * len(cands))
-            c = cands[i]
-            cands[i] = cands[-1]
-            cands.pop()
-            if c is None:
+        while kinds and pos is None:   # a random action kind (or done/skip), then a random first chunk of it
+            i = int(rnd() * len(kinds))
+            a = kinds[i]
+            kinds[i] = kinds[-1]
+            kinds.pop()
+            if a is None:
                 return DONE if kind == "any" else SKIP
-            a, u = c
             if not a.params:
                 if self._check(s, a, seat, ()):
                     return (a.index, ())
-            elif u is None:
+                continue
+            if not self._merged(a.params[0]):
                 if self._feasible(s, a, 0, seat, (), (), memo):
                     pos = (a.index, 0, (), ())
+                continue
+            units = self._units(s, a, 0, seat, (), (), memo, cheap=True)
+            while units:
+                i = int(rnd() * len(units))
+                u = units[i]
+                units[i] = units[-1]
+                units.pop()
+                if self._feasible(s, a, 0, seat, (), (u,), memo):
+                    pos = (a.index, 0, (u,), ())
                     break
-            elif self._feasible(s, a, 0, seat, (), (u,), memo):
-                pos = (a.index, 0, (u,), ())
-                break
         if pos is None:
             raise RuleFault(f"seat {seat} has no legal action")
         while True:
