@@ -162,7 +162,8 @@ class ActionCodec:
             if step.decision and not step.compound:
                 table = step.move_ids(self)
                 if table is not None and table[2] is not None:
-                    step.id_fast = (table[2], table[1], self._names, len(set(game.deck.cards)) != len(game.deck.cards))
+                    step.id_fast = (table[2], table[1], self._names, len(set(game.deck.cards)) != len(game.deck.cards),
+                                    table[3] if len(table) > 3 else step.legal, step)
 
     def ids_of(self, texts) -> list:
         """The ids of chunks ``texts``, in their order."""

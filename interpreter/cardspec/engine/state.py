@@ -555,7 +555,7 @@ class State:
             f = step.id_fast
             if f is not None and c is None:   # moves are ints with one id each (tricks): the hot path
                 try:
-                    moves = step.legal(self)
+                    moves = f[4](self)
                 except CardspecError:
                     raise
                 except Exception as e:  # noqa: BLE001
@@ -564,7 +564,7 @@ class State:
                 ids = sorted(set([tab[m] for m in moves]) if f[3] else [tab[m] for m in moves])
                 if not ids:
                     raise self._failed(RuleFault(f"seat {self.v[TO_ACT]} has no legal action"))
-                self._cache = (None, moves, ids, f[1], f[2])
+                self._cache = (None, moves, ids, f[1], f[2], step)
                 return ids[:]
             if step.compound:
                 return self.game.actions.ids(self.legal_choices())
@@ -606,8 +606,16 @@ class State:
         """Make the small choice of id ``i`` (``game.actions``). Raises ``IllegalAction`` naming the
         legal small choices when ``i`` is not legal now (state unchanged)."""
         c = self._cache
-        if c is not None and len(c) > 2 and seat is None and i in c[2]:   # the ids were listed: a look-up
-            self._commit(self.game.steps[self.pc], c[3][i], c[4][i])
+        if c is not None and len(c) > 5 and seat is None and i in c[2]:   # the ids were listed: a look-up
+            self._cache = None
+            self.history.append(c[4][i])
+            try:
+                if c[5].apply(self, c[3][i]):
+                    self._finish_step()
+            except CardspecError:
+                raise
+            except Exception as e:  # noqa: BLE001
+                raise self._failed(e) from None
             return self
         if self.terminal:
             raise GameOver(None, str(i), [], "given after the game ended")

@@ -148,8 +148,8 @@ class Step:
     # ---- small choices (engine/choices.py, docs/actions.md) ----------------------------------------
     #: True when an action of this step may take more than one small choice.
     compound = False
-    #: ``(move -> id list, id -> move, names, dedupe)`` when its moves are ints with one id each; set by
-    #: the game's ``ActionCodec`` (``State.legal_action_ids``' fast path).
+    #: ``(move -> id list, id -> move, names, dedupe, legal function, step)`` when its moves are ints with
+    #: one id each; set by the game's ``ActionCodec`` (``State.legal_action_ids``' fast path).
     id_fast = None
 
     def choice_names(self, game) -> list:
@@ -170,7 +170,8 @@ class Step:
         """``(ids, inverse, table)``: a function ``(s, moves) -> ids`` giving the codec ids of this step's
         legal internal moves without making their texts, a table id -> move (every legal move's id maps
         back to it whatever the state) and, when moves are ints, a list move -> id that replaces the
-        function (or None): a fast path. None: ids come from the texts."""
+        function (or None), optionally a 4th item: a function ``(s) -> moves`` equal to ``legal`` (a
+        fast path). None: ids come from the texts."""
         return None
 
     def choice_next(self, s, pos, chunk):

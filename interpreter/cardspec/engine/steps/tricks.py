@@ -663,7 +663,7 @@ class Tricks(Step):
             return None
         tab = [codec._index.get(c, -1) for c in self.game.deck.code]
         inv = {i: f for f, i in enumerate(tab) if i >= 0}
-        return (lambda s, moves: [tab[m] for m in moves]), inv, tab
+        return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal
 
     def text(self, s, card):
         if card >= CHOICE:
