@@ -237,10 +237,11 @@ def test_red_dog_casino_with_max_bet_below_min_bet_still_bets():
 
 
 def _refused_at_play(tmp_path, text, players):
-    """The RulesetError of dealing ``text``'s first deal to its first decision."""
+    """The RulesetError of dealing ``text``'s first deal to its first decision and listing its legal actions
+    (a ``one`` phase asks only whether some action is legal: the listing is what is capped; issue 21)."""
     game, _ = _load(tmp_path, text, players)
     with pytest.raises(RulesetError) as info:
-        game.new_state(seed=1)
+        game.new_state(seed=1).legal_actions()
     return info.value
 
 
