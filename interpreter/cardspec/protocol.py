@@ -27,8 +27,12 @@ import itertools
 import json
 import math
 import re
+import contextlib
+import random
 import secrets
+import signal
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -371,6 +375,34 @@ def seed_commitment(seed, salt: str) -> str:
     return hashlib.sha256(f"{salt}:{json.dumps(seed)}".encode("utf-8")).hexdigest()
 
 
+# ---- a CPU budget for the calls of a single-threaded server (stdio) -----------------------------------
+class CpuBudgetExceeded(BaseException):
+    """Raised by ``cpu_budget`` at the first bytecode after the block's CPU time ran out. A
+    ``BaseException`` so that no ``except Exception`` in the engine or a bot swallows it."""
+
+
+@contextlib.contextmanager
+def cpu_budget(seconds: float | None):
+    """At most ``seconds`` of this process's CPU time (user + system: ``ITIMER_PROF``) for the block, then
+    ``CpuBudgetExceeded`` is raised in it. Only in the main thread of a platform with ``setitimer`` (the
+    stdio server); elsewhere, and for ``None``, no limit (the HTTP server budgets its worker threads
+    itself: ``cardspec.server.EngineRunner``)."""
+    if (seconds is None or not hasattr(signal, "setitimer")
+            or threading.current_thread() is not threading.main_thread()):
+        yield
+        return
+
+    def expired(signum, frame):
+        raise CpuBudgetExceeded()
+    old = signal.signal(signal.SIGPROF, expired)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
+
+
 # ---- tables ----------------------------------------------------------------------------------
 class Table:
     """One match: a State, a token per person seat, a Bot per bot seat.
@@ -541,14 +573,21 @@ class Table:
         seat = self.bot_to_act()
         if seat is None:
             return None
-        bot = self.bot_for(seat)
+        return self.act(seat, self.bot_choice(seat, self.bot_for(seat)), now, decision=len(self.applied))
+
+    def bot_choice(self, seat: int, bot) -> str:
+        """The action ``bot`` (``bot_for(seat)``) chooses for ``seat`` (reads the state, changes nothing)."""
         if type(bot) is RandomBot:   # it ignores the view: pick with its own RNG, as simulations do
             legal = self.state.legal_actions()
-            action = legal[bot.rng.randrange(len(legal))]
-        else:
-            view = self.state.view(seat, log=bot.wants_log)
-            action = bot.act(view, view["legal_actions"])
-        return self.act(seat, action, now, decision=len(self.applied))
+            return legal[bot.rng.randrange(len(legal))]
+        view = self.state.view(seat, log=bot.wants_log)
+        return bot.act(view, view["legal_actions"])
+
+    def timeout_move(self, seat: int) -> str:
+        """The move of a bot whose search ran out of time: a random legal action from (seed, seat, decision
+        number) alone, so a replayed table goes on the same way."""
+        legal = self.state.legal_actions()
+        return random.Random(f"{self.seed}-timeout-{seat}-{len(self.applied)}").choice(legal)
 
     def bot_for(self, seat: int):
         """The bot that makes ``seat``'s next decision, seeded from (seed, seat, decision number) alone, so
@@ -898,6 +937,7 @@ class Session:
     subs: dict = field(default_factory=dict)
     address: str | None = None   # the peer's IP (None: stdio); tables are charged to it and to this session
     key: int = field(default_factory=lambda: next(_SESSION_KEYS))
+    budget: float | None = None  # CPU seconds per engine call made in this thread (stdio: ``cpu_budget``)
 
     def handle(self, data) -> list:
         """Replies to one message (``str`` or ``bytes``, or an already parsed dict). Never raises."""
@@ -964,10 +1004,53 @@ class Session:
     def _on_list_tables(self, msg):
         return [{"type": "tables", "tables": self.registry.listing()}]
 
-    def _on_create(self, msg):
-        t = self.registry.create(msg, client=None if self.address is None else self.key, address=self.address)
-        if self.inline_bots:
+    def _limited(self, table, fn):
+        """``fn()`` within ``budget`` CPU seconds (none when ``budget`` is None). Past it: the table (if any) is
+        closed (the call may have left its state half changed) and ``table/over_budget`` raised, as the HTTP
+        server does (``cardspec.server.EngineRunner``)."""
+        if self.budget is None:
+            return fn()
+        try:
+            with cpu_budget(self.budget):
+                return fn()
+        except CpuBudgetExceeded:
+            if table is not None and table.closed is None:
+                self.registry.close(table, "over_budget")
+            raise ProtocolError("table/over_budget", f"the call took more than {self.budget:g} s of CPU, the most "
+                                "one call may take on this server (max_call_seconds): a rule, a bot or a listing "
+                                "too costly" + ("; the table is closed" if table is not None else "")) from None
+
+    def _play_bots(self, t):
+        """Inline bots (stdio) move until a person must act or the match ends; with a ``budget``, each move
+        as over HTTP: a search past the budget plays ``Table.timeout_move``, a move that cannot even be
+        listed within it closes the table."""
+        if self.budget is None:
             t.play_bots(self.registry.clock())
+            return
+        while t.closed is None and t.bot_to_act() is not None:
+            seat = t.bot_to_act()
+            bot = t.bot_for(seat)
+            if type(bot) is RandomBot:
+                action = self._limited(t, lambda: t.bot_choice(seat, bot))
+            else:
+                view = self._limited(t, lambda: t.state.view(seat, log=bot.wants_log))
+                try:
+                    with cpu_budget(self.budget):   # the search reads a copy: stopping it harms nothing
+                        action = bot.act(view, view["legal_actions"])
+                except CpuBudgetExceeded:
+                    action = self._limited(t, lambda: t.timeout_move(seat))
+            decision = len(t.applied)
+            self._limited(t, lambda: t.act(seat, action, self.registry.clock(), decision=decision))
+
+    def _on_create(self, msg):
+        client = None if self.address is None else self.key
+        if self.budget is None:
+            t = self.registry.create(msg, client=client, address=self.address)
+        else:
+            plan = self.registry.plan(msg, client=client, address=self.address)
+            t = self.registry.register(self._limited(None, lambda: self.registry.build(plan)))
+        if self.inline_bots:
+            self._play_bots(t)
         return [self._created(t)]
 
     @staticmethod
@@ -1005,7 +1088,7 @@ class Session:
         t = self.registry.get(msg["table"])
         seat = t.seat_for(msg.get("token"))
         t.touched = self.registry.clock()
-        view, events, nxt = t.update(seat, int(msg.get("since", 0)))
+        view, events, nxt = self._limited(t, lambda: t.update(seat, int(msg.get("since", 0))))
         return [{"type": "view", "table": t.id, "seat": seat, "version": t.version, "view": view,
                  "events": events, "next": nxt}]
 
@@ -1013,15 +1096,16 @@ class Session:
         t = self.registry.get(msg["table"])
         seat = t.seat_for(msg.get("token"))
         t.touched = self.registry.clock()
-        page = t.legal_page(seat, msg.get("offset", 0), msg.get("limit"), msg.get("prefix", ""))
+        page = self._limited(t, lambda: t.legal_page(seat, msg.get("offset", 0), msg.get("limit"),
+                                                     msg.get("prefix", "")))
         return [{"type": "legal", "table": t.id, "seat": seat, "version": t.version, **page}]
 
     def _on_act(self, msg):
         t = self.registry.get(msg["table"])
         seat = t.seat_for(msg["token"])
-        text = t.act(seat, msg["action"], self.registry.clock())
+        text = self._limited(t, lambda: t.act(seat, msg["action"], self.registry.clock()))
         if self.inline_bots:
-            t.play_bots(self.registry.clock())
+            self._play_bots(t)
         return [{"type": "accepted", "table": t.id, "seat": seat, "action": text}]
 
     # -- pushed updates
@@ -1033,7 +1117,10 @@ class Session:
         """``update`` (or ``closed``) messages for joined seats whose table changed since the last call."""
         out, todo = self.pending()
         for key, sub in todo:
-            m = self.update_for(key, sub)
+            try:
+                m = self._limited(sub.table, lambda: self.update_for(key, sub))
+            except ProtocolError as e:
+                m = e.to_message()
             if m is not None:
                 out.append(m)
         return out
@@ -1111,7 +1198,7 @@ def serve_stdio(inp=None, out=None, limits: Limits | None = None, store=None) ->
     if store is not None:
         print(f"cardspec: store {store.url}: {len(done['restored'])} open tables restored", file=sys.stderr,
               flush=True)
-    session = Session(registry, inline_bots=True)
+    session = Session(registry, inline_bots=True, budget=registry.limits.max_call_seconds)
     cap = registry.limits.max_message_bytes
 
     def write(m):
