@@ -84,3 +84,20 @@ def test_an_int_option_whose_values_are_text_stays_an_int():
     spec = {"type": "int", "default": 5, "values": ["-1", 5]}
     assert coerce_option("target", spec, "-1") == -1
     assert coerce_option("target", spec, 5) == 5
+
+
+@pytest.mark.parametrize("teams, message, col", [
+    ("[[100, 2], [1, 3]]", "team seat 100 is not a seat of every game: seats are 0 to 3", 12),
+    ("[[0, 2], [1, 2]]", "seat 2 is in two teams", 23),
+    ("[[0, 2], [1, -1]]", "at least 0; found -1", 23),
+])
+def test_team_seats_out_of_range_or_twice_are_refused(tmp_path, teams, message, col):
+    """Seed 20261201, mutant 13037 (burraco): `match: teams: [[100, 2], [1, 3]]` validated and then the end of
+    the match raised an IndexError in the engine. Every team seat must exist at every player count and be in
+    one team only; a mistake is a RulesetError at the seat's file:line:col."""
+    problems = _problems(tmp_path, f'''\
+extends: burraco
+match:
+  teams: {teams}
+''')
+    assert any(message in p.message and (p.line, p.col) == (3, col) for p in problems), problems

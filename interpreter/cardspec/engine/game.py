@@ -298,6 +298,17 @@ class Game:
         self.teams = None
         if m.get("teams"):
             self.teams = [list(t) for t in m["teams"]]
+            seen: set = set()
+            low = self.ruleset.players[0]
+            for i, team in enumerate(self.teams):
+                for j, seat in enumerate(team):
+                    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < low:
+                        comp.problem(("match", "teams", i, j),
+                                     f"team seat {seat!r} is not a seat of every game: seats are 0 to {low - 1} "
+                                     f"with the fewest players ({low})")
+                    elif seat in seen:
+                        comp.problem(("match", "teams", i, j), f"seat {seat} is in two teams (or twice in one)")
+                    seen.add(seat)
         for c in self.counters:
             if c.show == "teams" and not self.teams:
                 comp.problem(("counters", c.name, "show"), "show: teams needs match: teams (the seats of each team)")
