@@ -529,16 +529,23 @@ class Table:
     def replay(self, actions):
         """Apply stored ``(seat, text)`` actions to a fresh table (restart). Raises ``ProtocolError``
         ``store/diverged`` when one is not legal any more (the rules or the engine changed)."""
+        self._apply_stored(actions, 0, "replayed")
+        self.applied = list(actions)
+        self.version = self.actions = len(self.applied)
+        self._info = self._make_info()
+
+    def _apply_stored(self, actions, start: int, verb: str, applied: list | None = None) -> None:
+        """Apply stored ``(seat, text)`` actions numbered from ``start``; each one applied is appended to
+        ``applied`` when given. Raises ``ProtocolError`` ``store/diverged`` at the first that is not legal."""
         st = self.state
         for i, (seat, text) in enumerate(actions):
             try:
                 st.apply(text, seat)
             except (IllegalAction, GameOver, CardspecError) as e:
-                raise ProtocolError("store/diverged", f"table {self.id}: stored action {i} ({seat}: {text}) "
-                                    f"cannot be replayed: {e}") from None
-        self.applied = list(actions)
-        self.version = self.actions = len(self.applied)
-        self._info = self._make_info()
+                raise ProtocolError("store/diverged", f"table {self.id}: stored action {start + i} ({seat}: {text}) "
+                                    f"cannot be {verb}: {e}") from None
+            if applied is not None:
+                applied.append((seat, text))
 
     def catch_up(self, now: float | None = None) -> int:
         """Apply the actions another server process stored for this table since this one's last (a shared
@@ -553,14 +560,7 @@ class Table:
             new = self.store.since(self.id, start)
         except StoreError as e:
             raise ProtocolError("store/error", f"table {self.id}: {e}") from None
-        st = self.state
-        for i, (seat, text) in enumerate(new):
-            try:
-                st.apply(text, seat)
-            except (IllegalAction, GameOver, CardspecError) as e:
-                raise ProtocolError("store/diverged", f"table {self.id}: stored action {start + i} ({seat}: {text}) "
-                                    f"cannot be applied: {e}") from None
-            self.applied.append((seat, text))
+        self._apply_stored(new, start, "applied", self.applied)
         if new:
             if now is not None:
                 self.touched = now

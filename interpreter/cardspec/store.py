@@ -171,10 +171,7 @@ class Store:
                 self._conn.commit()
                 return rows
             except Exception as e:  # the driver's own error types differ; all become StoreError
-                try:
-                    self._conn.rollback()
-                except Exception:
-                    pass
+                self._rollback()
                 if self._is_conflict(e):
                     raise StoreConflict(f"store: {e}") from None
                 raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
@@ -218,15 +215,20 @@ class Store:
                 self._notify(cur, f"{table_id} {n} {self.origin}")
                 self._conn.commit()
             except Exception as e:
-                try:
-                    self._conn.rollback()
-                except Exception:
-                    pass
+                self._rollback()
                 self._last.pop(table_id, None)
                 if self._is_conflict(e):
                     raise StoreConflict(f"table {table_id}: action {n} was stored by another writer") from None
                 raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
         self._last[table_id] = (n + 1, digest)
+
+    def _rollback(self) -> None:
+        """Undo the open transaction after a failed write; a connection too broken to roll back is left
+        for the next call to report (the caller raises the write's own error)."""
+        try:
+            self._conn.rollback()
+        except Exception:
+            pass
 
     def _tail(self, table_id: str):
         rows = self._run("SELECT n, digest FROM cardspec_actions WHERE table_id = ? ORDER BY n DESC LIMIT 1",
@@ -248,10 +250,7 @@ class Store:
                 self._notify(cur, f"{table_id} closed {self.origin} {reason}")
                 self._conn.commit()
             except Exception as e:
-                try:
-                    self._conn.rollback()
-                except Exception:
-                    pass
+                self._rollback()
                 raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
         self._last.pop(table_id, None)
         self.release(table_id)
