@@ -99,7 +99,9 @@ class _Compiler:
         ``if pass_to == "left" then … else …`` costs nothing during play.)
         """
         ns = self.env.ns
-        if ns is None or code.type == ANY:
+        if ns is None or code.type == ANY or self.unknowns:
+            # (after an unknown name, which compiles to None until the error is raised, nothing is computed:
+            # ``None[0]`` is no value, and Python would warn about it as it compiles)
             return code
         if _READS_STATE.search(code.src) or ("_l" in code.src and code.cost > FOLD_BUDGET):
             return self.tabulate(code)

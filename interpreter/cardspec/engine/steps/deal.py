@@ -76,6 +76,7 @@ class Deal(Step):
         self.to = zone_of(game, comp, body["to"], path + ("to",))
         self.src = zone_of(game, comp, body.get("from", "stock"), path + ("from",), per_seat=False)
         self.per_seat = game.zones[self.to].per_seat
+        self._misused_keys(game, comp, body, path)
         if self.per_seat:
             self.each = comp.expr(body.get("each", 1), path + ("each",), (), (INT,))
             self.start = comp.expr(body.get("start", "next_player(dealer)" if game.next_expr is not None
@@ -85,6 +86,32 @@ class Deal(Step):
             self.count = comp.expr(body.get("count", 0), path + ("count",), (), (INT,)) if not self.rest else None
         self.face_up = comp.expr(body["face_up"], path + ("face_up",), (), (INT,)) if "face_up" in body else None
         self.path = path
+
+    #: Keys that mean something only for one kind of zone (a per-seat zone takes ``each``/``start``, a
+    #: shared zone ``count``/``rest``/``face_up``), with the key of the other kind an author may have meant.
+    _PER_SEAT_KEYS = {"each": "count", "start": None}
+    _SHARED_KEYS = {"count": "each", "rest": None, "face_up": None}
+
+    def _misused_keys(self, game, comp, body, path):
+        """A problem at each key that the zone's kind would silently ignore: ``deal: {to: hand, count: 26}``
+        (meant ``each: 26``) dealt one card each; ``each:`` into a shared zone dealt nothing."""
+        zone = game.zones[self.to]
+        if self.per_seat:
+            wrong, mine, other = self._SHARED_KEYS, "per seat (owner: seat)", "each: (cards to every seat) and start:"
+        else:
+            wrong, mine, other = self._PER_SEAT_KEYS, "shared", "count:, rest: and face_up:"
+        for key, meant in wrong.items():
+            if key not in body:
+                continue
+            if key == "rest":
+                hint = "deal the rest evenly with each: count(stock) / players"
+            elif meant:
+                hint = f"did you mean {meant}: {body[key]}?"
+            else:
+                hint = f"leave out {key}:, or deal to a {'shared' if self.per_seat else 'per-seat'} zone"
+            comp.problems.append(comp.pos.problem(
+                path + (key,), f"{key}: is for a {'shared' if self.per_seat else 'per-seat'} zone and would be "
+                f"ignored here: '{zone.name}' is {mine}, dealt with {other}", hint, key=True))
 
     def run(self, s):
         src = s.z[self.src]

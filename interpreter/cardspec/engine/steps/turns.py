@@ -263,6 +263,15 @@ class Turns(Step):
                                 f"auto); found {', '.join(list(ph)) or 'nothing'}")
                 continue
             kind = kinds[0]
+            if "auto" in ph and kind != "one":   # read by a `one` phase only: elsewhere it would be ignored
+                comp.problems.append(comp.pos.problem(p + ("auto",), f"auto: is for a one phase (take the only "
+                                                      f"legal action); a {kind} phase would ignore it",
+                                                      "leave out auto:, or make the phase a one phase", key=True))
+            if "who" in ph and kind == "do":
+                comp.problems.append(comp.pos.problem(p + ("who",), "who: chooses the seat acting in a one, any or "
+                                                      "optional phase; a do phase's effects run for the turn's seat",
+                                                      "leave out who:; a do effect may name another seat itself",
+                                                      key=True))
             cond = comp.expr(ph["if"], p + ("if",), S, (BOOL,)) if "if" in ph else None
             if cond is not None and _literal(comp, ph["if"], p + ("if",), (BOOL,), S) is True:
                 cond = None   # always true (e.g. an option's test): no call at every turn
