@@ -101,3 +101,61 @@ match:
   teams: {teams}
 ''')
     assert any(message in p.message and (p.line, p.col) == (3, col) for p in problems), problems
+
+
+def test_a_players_range_past_the_deck_is_refused_quickly(tmp_path):
+    """Seed 20261201, mutants 18555 (four-jacks-polignac, `players: max: 63`) and 18771 (four-jacks,
+    `max: 64`): 32 cards leave every hand empty at 33+ players, so no seat ever decides, and each of those
+    player counts ran `match: max_deals` empty deals in one call — validate spent its whole 10 s CPU budget
+    and called the ruleset "a loop that does not end". A match may end at most MAX_DEALS_WITHOUT_DECISION
+    deals in a row with no decision; past it, a ruleset error that says why (docs/rulesets.md, Caps)."""
+    import time
+    from cardspec.engine.state import MAX_DEALS_WITHOUT_DECISION
+    t0 = time.process_time()
+    problems = _problems(tmp_path, "extends: four-jacks\nname: wide\nplayers: {min: 4, max: 64}\n")
+    assert time.process_time() - t0 < 8.0   # well inside validate's budget, not stopped by it
+    assert [p.code for p in problems] != ["ruleset/over_budget"], problems
+    assert any(f"more than {MAX_DEALS_WITHOUT_DECISION} deals in a row ended with no seat to decide" in p.message
+               and "players range" in p.message for p in problems), problems
+
+
+def test_a_budget_stop_while_a_step_is_built_names_no_step():
+    """Seed 20261201, mutant 17620 (napoleon): validate's CPU budget ran out inside an auction step's
+    constructor, before the step had its name, and the over-budget problem itself raised AttributeError.
+    A step still being built is not named; the problem is still ruleset/over_budget."""
+    from cardspec.engine.steps.base import Step
+    from cardspec.validate import OverBudget, _over_budget
+
+    class HalfBuilt(Step):
+        def __init__(self):
+            raise OverBudget
+
+    try:
+        HalfBuilt()
+    except OverBudget as e:
+        p = _over_budget("mutant.yaml", {}, e)
+    assert p.code == "ruleset/over_budget" and "in step" not in p.message and p.file == "mutant.yaml"
+
+
+def test_validate_budget_survives_code_that_swallows_the_interruption(monkeypatch):
+    """The budget interrupts the checks with an exception at the next bytecode; code that catches it and
+    carries on (a profiler, a bare except) must not turn a stop into a hang: it is raised again each second
+    until the checks end."""
+    import time
+    import cardspec.validate as v
+    monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.6)
+    monkeypatch.setattr(v, "_option_extremes", lambda *a: None)   # reach the random games at once
+    swallowed = []
+
+    def stubborn(games, problems):
+        try:
+            while True:
+                pass
+        except v.OverBudget:
+            swallowed.append(1)
+        end = time.monotonic() + 30   # without a second interruption: give up, and validate "passes"
+        while time.monotonic() < end:
+            pass
+    monkeypatch.setattr(v, "_random_games", stubborn)
+    problems, status = v.validate_ruleset("hearts")
+    assert swallowed and status == 1 and [p.code for p in problems] == ["ruleset/over_budget"], problems

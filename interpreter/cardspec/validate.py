@@ -81,17 +81,18 @@ class _cpu_limit:
             limit = 3 * self.seconds
 
         def watch():
+            nonlocal limit
             while not self.done.wait(0.05):
                 try:
                     over = used() > limit
                 except OSError:   # the thread has ended
                     return
-                if over:
+                if over:   # raised again every second until the block ends: code that swallowed it is left
                     with self.lock:
                         if not self.done.is_set():
                             self.fired = True
                             _async_raise(self.ident, OverBudget)
-                    return
+                    limit += 1.0
         self.watcher = threading.Thread(target=watch, name="cardspec-validate-limit", daemon=True)
         self.watcher.start()
         return self
@@ -138,7 +139,7 @@ def _over_budget(name_or_path, where: dict, e: BaseException) -> Problem:
     tb = e.__traceback__
     while tb is not None:
         me = tb.tb_frame.f_locals.get("self")
-        if isinstance(me, Step):
+        if isinstance(me, Step) and hasattr(me, "name") and hasattr(me, "path"):   # not one still being built
             step = me
         tb = tb.tb_next
     rs = where.get("ruleset")

@@ -22,6 +22,12 @@ from ..cards import CardError
 from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, RulesetError, _detail
 from ..lang import RuleFault
 
+#: The most deals in a row that may end with no seat deciding anything (docs/rulesets.md, "Caps"): past
+#: them the match stops with a ``RuleFault``. A game where nobody decides is a mistake of the ruleset (a
+#: players range past what the deck can deal, say: 32 cards for 64 players deal every hand empty), and
+#: without the cap one call would run up to ``match: max_deals`` (10,000) empty deals.
+MAX_DEALS_WITHOUT_DECISION = 100
+
 from .steps.turns import TURNS as _TS_TURNS
 from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
 from .slots import (DECLARER, BID_NUMBER, BID_SUIT, BID_RANK, BID_CONTRACT, BID_LEVEL, CALLED_BY, ROUND_NUMBER,
@@ -220,8 +226,14 @@ class State:
 
     def _advance_steps(self):
         steps = self.game.steps
+        ended = 0   # deals ended in this call: the first may be the one just decided, the rest had no decision
         while not self.terminal:
             if self.pc >= len(steps):
+                ended += 1
+                if ended > MAX_DEALS_WITHOUT_DECISION + 1:
+                    raise RuleFault(f"more than {MAX_DEALS_WITHOUT_DECISION} deals in a row ended with no seat to "
+                                    "decide anything (every hand empty, every step skipped?): check the deal sizes "
+                                    "and the players range (docs/rulesets.md, Caps)")
                 self._end_deal()
                 continue
             step = steps[self.pc]
