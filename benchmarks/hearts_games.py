@@ -3,7 +3,14 @@
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/hearts_games.py N ENGINE
 
 ENGINE: ``loop`` (cardspec's random-playout loop), ``api`` (``legal_actions()`` + ``apply(text)``),
-``handwritten`` (benchmarks/handwritten_hearts.py) or ``openspiel`` (pyspiel's ``hearts``). Run it
+``handwritten`` (benchmarks/handwritten_hearts.py) or ``openspiel`` (pyspiel's ``hearts``, chance
+sampled by ``chance_outcomes()``, the pass direction drawn as OpenSpiel draws it: no pass in a
+quarter of the deals). The action-id API against OpenSpiel's, like with like (issue 21):
+``ids`` (``legal_action_ids()`` + ``apply_id(i)``, event log off), ``ids_log`` (the same, event log
+on) and ``openspiel_ids`` (``legal_actions()`` + ``apply_action(a)``, the pass direction fixed to
+left as cardspec's ``first_pass: left``, each deal chance node a uniform pick of
+``legal_actions()``, the cheapest random deal through its Python API): each deal is 12 one-card
+passes and 52 plays on both sides. Run it
 for N games and for 0 games: (instructions(N) - instructions(0)) / N is the cost of one game, the
 same on a loaded machine as on a quiet one (wall clock is not). Use the real interpreter binary,
 not a pyenv shim, under valgrind.
@@ -31,6 +38,27 @@ def main(n: int, engine: str) -> None:
                 while not s.terminal:
                     legal = s.legal_actions()
                     s.apply(legal[int(rng.random() * len(legal))])
+    elif engine in ("ids", "ids_log"):
+        import cardspec
+        game = cardspec.load("hearts", 4, options={"deals": 1})
+        game.actions   # the codec, built once outside the measured work
+        record = engine == "ids_log"
+        rnd = rng.random
+        for _ in range(n):
+            s = game.new_state(rng=rng, record=record)
+            while not s.terminal:
+                ids = s.legal_action_ids()
+                s.apply_id(ids[int(rnd() * len(ids))])
+    elif engine == "openspiel_ids":
+        import openspiel_games
+        game = openspiel_games.load_pyspiel().load_game("hearts")
+        rnd = rng.random
+        for _ in range(n):
+            s = game.new_initial_state()
+            s.apply_action(1)   # pass left, as cardspec's hearts deal 1
+            while not s.is_terminal():
+                legal = s.legal_actions()   # chance nodes too: the 52 deal outcomes are equally likely
+                s.apply_action(legal[int(rnd() * len(legal))])
     elif engine == "handwritten":
         import handwritten_hearts
         for _ in range(n):
@@ -41,7 +69,7 @@ def main(n: int, engine: str) -> None:
         for _ in range(n):
             openspiel_games.openspiel_random_game(game, rng)
     else:
-        sys.exit(f"unknown engine '{engine}': loop, api, handwritten or openspiel")
+        sys.exit(f"unknown engine '{engine}': loop, api, ids, ids_log, handwritten, openspiel or openspiel_ids")
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ raised together by ``Compiler.finish``.
 """
 from __future__ import annotations
 
+import ast
 import builtins
 import dis
 import re
@@ -269,6 +270,88 @@ def failed_reason(parts, s, *args, fallback=None):
         if not held:
             return why or f"the rule: {text}"
     return fallback
+
+
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
+    """Split generated expression ``src``, evaluated once per value of the name ``var``, into the
+    parts that do not depend on ``var`` and the rest: ``(assignments, rest)``.
+
+    ``assignments`` are ``(NAME, SOURCE)`` pairs to evaluate once, before the loop over ``var``;
+    ``rest`` is ``src`` with each such part replaced by its ``NAME`` (``PREFIX0``, ``PREFIX1``, …).
+    A part is hoisted when it is a call or a comprehension (a cheap name or index stays), names
+    neither ``var`` nor a variable bound inside ``src`` around it, and is evaluated on every
+    evaluation of ``src``: not inside a branch of ``if``/``else``, after the first operand of
+    ``and``/``or`` or of a chained comparison, or inside a comprehension or lambda. Expressions are
+    pure and the loop runs at least once, so the values and any error are the same; a part hoisted
+    once also replaces its equal copies in conditional places (it was computed anyway). A
+    generator expression alone is never hoisted (it can be consumed only once). Example: a score
+    value ``if max(penalties(s) for s in seats) == 26 then … else …`` computes the ``max`` once per
+    step instead of once per seat. Returns ``([], src)`` when nothing is hoisted.
+    """
+    tree = ast.parse(src, mode="eval")
+    bound = {var}
+    for node in ast.walk(tree):   # names bound inside src: comprehension targets, lambda arguments
+        if isinstance(node, ast.comprehension):
+            bound.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Lambda):
+            bound.update(a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg))
+        elif isinstance(node, ast.NamedExpr):
+            return [], src
+
+    def free(node) -> bool:
+        """True when ``node`` reads none of the names bound in ``src`` (or ``var``) from outside it."""
+        inner = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.comprehension):
+                inner.update(x.id for x in ast.walk(n.target) if isinstance(x, ast.Name))
+            elif isinstance(n, ast.Lambda):
+                inner.update(a.arg for a in ast.walk(n.args) if isinstance(a, ast.arg))
+        return not any(isinstance(n, ast.Name) and n.id in bound and n.id not in inner for n in ast.walk(node))
+
+    def worth(node) -> bool:
+        return isinstance(node, (ast.Call,) + _COMPREHENSIONS) and not isinstance(node, ast.GeneratorExp)
+
+    found = {}   # ast.dump of a hoisted part -> its name
+
+    def collect(node, always):
+        if always and isinstance(node, ast.expr) and worth(node) and free(node):
+            key = ast.dump(node)
+            if key not in found:
+                found[key] = (f"{prefix}{len(found)}", ast.unparse(node))
+            return
+        for field, value in ast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            for k, child in enumerate(items):
+                if not isinstance(child, ast.AST):
+                    continue
+                cond = not always
+                if isinstance(node, ast.IfExp) and field != "test":
+                    cond = True
+                elif isinstance(node, ast.BoolOp) and k > 0:
+                    cond = True
+                elif isinstance(node, ast.Compare) and field == "comparators" and k > 0:
+                    cond = True
+                elif isinstance(node, _COMPREHENSIONS + (ast.Lambda,)):
+                    cond = True
+                collect(child, not cond)
+
+    collect(tree.body, True)
+    if not found:
+        return [], src
+
+    class Replace(ast.NodeTransformer):
+        def visit(self, node):
+            if isinstance(node, ast.expr):
+                hit = found.get(ast.dump(node))
+                if hit is not None and free(node):
+                    return ast.copy_location(ast.Name(id=hit[0], ctx=ast.Load()), node)
+            return self.generic_visit(node)
+
+    rest = ast.unparse(Replace().visit(tree).body)
+    return [hit for hit in found.values()], rest
 
 
 def check_generated(src: str, fname: str, filename: str = "<ruleset>"):

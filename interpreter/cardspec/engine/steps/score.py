@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...lang import INT
+from ..compiler import hoist_invariants
 from .base import Step, step_type
 
 
@@ -17,9 +18,11 @@ class Score(Step):
     def __init__(self, game, comp, body, path):
         super().__init__(game, comp, body, path)
         value = comp.code(body.get("value", 0), path + ("value",), (("seat", INT),), (INT,))
-        # Every seat's value in one generated function (no call per seat).
-        self.values = comp.function("", (), statements=[
-            f"return [{value.src if value is not None else 0} for p_seat in range({game.n})]"])
+        # Every seat's value in one generated function (no call per seat); the parts that do not
+        # depend on the seat are computed once before the loop (compiler.hoist_invariants).
+        hoisted, src = hoist_invariants(value.src, "p_seat") if value is not None else ([], "0")
+        self.values = comp.function("", (), statements=[f"{name} = {part}" for name, part in hoisted] + [
+            f"return [{src} for p_seat in range({game.n})]"])
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
         self.add_to = self._counter(game, comp, body.get("add_to"), path + ("add_to",))
         self.report = bool(body.get("report", True))
