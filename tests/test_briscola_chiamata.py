@@ -373,3 +373,100 @@ def test_option_point_auction_declarer_needs_the_points_of_the_bid():
     assert score("70 2", 68) == [1, -1, 1, -2, 1]      # 68 would make a plain bid: short of 70
     assert score("61 K", 61) == [-1, -1, -1, 1, 2]
     assert score("61 K", 60) == [1, 1, 1, -1, -2]
+
+
+# ---- Options: players 6 (the dealer sits out each deal) ---------------------------------------------
+
+@functools.lru_cache(maxsize=None)
+def game6(items=()):
+    return cardspec.load("briscola-chiamata", 6, dict(items))
+
+
+def test_option_six_players_the_dealer_sits_out_each_deal():
+    """Options: "players: 5 | 6 (the dealer sits out each deal)". With six, the dealer is dealt no
+    cards and the other five get 8 each (all 40, Deal); bidding starts at the dealer's right and never
+    reaches the dealer, who plays to no trick (Bidding, Play); the deal passes to the right (Players and
+    seating) and the new dealer sits out in turn; the dealer scores nothing for the deal."""
+    g = game6((("cut_for_dealer", False),))
+    s = g.new_state(seed=4)
+    hands = s.z[g.zone["hand"].index]
+    assert [len(h) for h in hands] == [0, 8, 8, 8, 8, 8]
+    assert s.view(None)["system"]["sits_out"] == 0
+    assert s.to_act == 5                          # the dealer's right
+    rng = random.Random(4)
+    acted = set()
+    while s.view(None)["deal"] == 1:
+        acted.add(s.to_act)
+        s.apply(rng.choice(s.legal_actions()))
+    assert 0 not in acted and acted <= {1, 2, 3, 4, 5}
+    log = s.log_all()
+    for t in [e for e in log if e["type"] == "trick"]:
+        seats = [p for p, _ in t["cards"]]
+        assert len(seats) == 5 and 0 not in seats
+        assert all(seats[i + 1] == (seats[i] - 1) % 6 or (seats[i] == 1 and seats[i + 1] == 5) for i in range(4))
+    score = [e for e in log if e["type"] == "deal_score"][0]["points"]
+    assert score["0"] == 0 and sum(score.values()) == 0
+    assert s.view(None)["dealer"] == 5 and s.view(None)["system"]["sits_out"] == 5   # deal 2
+    assert len(s.z[g.zone["hand"].index][5]) == 0
+    assert {"type": "sits_out", "seat": 5} in s.log_all()
+
+
+def test_option_six_players_every_count_validates():
+    """Options: players 5 | 6 — validate deals every deal of the schedule at both counts and plays
+    random games (docs/rulesets.md, "A seat that sits out a deal")."""
+    from cardspec.validate import validate_ruleset
+    problems, status = validate_ruleset("briscola-chiamata")
+    assert status == 0 and problems == []
+    assert cardspec.load("briscola-chiamata", 5).may_sit_out is False   # five: the step folds away
+
+
+def test_option_six_players_the_sitting_out_seat_sees_what_a_spectator_sees():
+    """Options: players 6: the dealer does not play the deal, so his view of the table is a
+    spectator's (no hidden card, no secret var), and a bot's guesses give him no cards."""
+    g = game6()
+    s = g.new_state(seed=7)
+    out = s.view(None)["system"]["sits_out"]
+    mine, spectator = s.view(out), s.view(None)
+    for key in ("zones", "counters", "vars", "trick"):
+        assert mine[key] == spectator[key]
+    assert mine["display"]["sits_out"] == out and mine["display"]["sits_out_text"] == "you sit out this deal"
+    assert spectator["display"]["sits_out_text"] == f"seat {out} sits out this deal"
+    to_act = s.to_act
+    det = Determinizer(g, s.view(to_act, log=True))
+    rng = random.Random(1)
+    for _ in range(20):
+        guess = det.sample(rng)
+        assert guess.z[g.zone["hand"].index][out] == []
+        assert sum(len(h) for h in guess.z[g.zone["hand"].index]) == 40
+
+
+@pytest.mark.parametrize("opts", [{}, {"first_lead": "dealer_right"}, {"point_auction": True}])
+def test_option_six_players_random_matches_conserve_cards_zero_sum_and_end(opts):
+    """Property over random six-player matches (Options: players 6): every card in one place at every
+    step, the dealer never holds a card nor acts, each deal's scores sum to zero with the dealer's 0
+    (Scoring: the amounts are paid by the other side), and the match ends (game to 11)."""
+    g = game6(tuple(sorted(opts.items())))
+    hand = g.zone["hand"].index
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        steps = 0
+        while not s.terminal:
+            cards = Counter(c for zi, zn in enumerate(g.zones) for h in (s.z[zi] if zn.per_seat else [s.z[zi]])
+                            for c in h) + Counter(c for _, c in s.plays)
+            assert cards == Counter(g.deck.cards)
+            out = s.view(None)["system"]["sits_out"]
+            if s.view(None)["step"] not in ("cut", "cut-dealer", "cut-shuffle"):
+                assert out == s.view(None)["dealer"] and s.to_act != out and not s.z[hand][out]
+            s.apply(rng.choice(s.legal_actions()))
+            steps += 1
+            assert steps < 20000
+        out = -1
+        for e in s.log_all():   # each deal: the seat that sat out (its sits_out event) scores 0
+            if e["type"] == "deal_start":
+                out = -1
+            elif e["type"] == "sits_out":
+                out = e["seat"]
+            elif e["type"] == "deal_score":
+                assert out >= 0 and e["points"][str(out)] == 0 and sum(e["points"].values()) == 0
+        assert max(s.game_scores().values()) >= 11

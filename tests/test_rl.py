@@ -93,6 +93,36 @@ def test_openspiel_random_sim_test_passes(name):
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
+def _sitting_out_counts():
+    """(ruleset, player count) of every built-in whose player count has a seat that sits out a deal
+    (a ``sits_out`` step, docs/rulesets.md): the new counts the adapters must handle too."""
+    out = []
+    for name in builtin_names():
+        rs = cardspec.rules.read_ruleset(name)
+        for n in range(rs.players[0], rs.players[1] + 1):
+            if cardspec.load(name, players=n).may_sit_out:
+                out.append((name, n))
+    return out
+
+
+@pytest.mark.parametrize("name,players", _sitting_out_counts())
+def test_adapters_at_a_player_count_where_a_seat_sits_out(name, players):
+    """PettingZoo's api_test and OpenSpiel's random_sim_test at the player count where a seat sits out
+    each deal (Briscola Chiamata and Goninkan with six): that seat never acts, the tests still pass."""
+    _quiet(api_test, env(name, players=players, options=SHORT[name]), num_cycles=40)
+    game = pyspiel.load_game(register(name), dict(SHORT[name], players=players))
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    e = env(name, players=players, options=SHORT[name])
+    e.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if not (term or trunc):
+            out = e.unwrapped.state.view(None)["system"]["sits_out"]
+            assert out < 0 or e.unwrapped._seat[agent] != out
+        e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
 def _playout(e, rng):
     """Play random legal actions to the end; return every agent's summed rewards."""
     total = {a: 0.0 for a in e.possible_agents}

@@ -150,6 +150,11 @@ def _trump(spec, ctx):
     return [f"The trump suit of the deal is {expr(spec)} (no_suit: no trumps)."]
 
 
+def _sits_out(spec, ctx):
+    return [f"The player {expr(spec)} sits out the rest of the deal (none: everyone plays): dealt no cards, "
+            "passed over by every turn to play, bid or lead."]
+
+
 def _secret_rule(spec, ctx):
     return [f"{expr(spec.get('seat', 'dealer'))} chooses a secret rule, kept in {spec.get('var')} "
             "(written in the expression language, or drawn from the ruleset's library); the others must "
@@ -253,7 +258,7 @@ def _auction(spec, ctx):
 #: kind registered in ``engine.steps.STEP_TYPES`` is here.
 STEP_DESCRIBERS = {"shuffle": _shuffle, "deal": _deal, "pass": _pass, "tricks": _tricks, "score": _score,
                    "do": _do, "bid": _bid, "trump": _trump, "secret_rule": _secret_rule, "turns": _turns,
-                   "auction": _auction}
+                   "auction": _auction, "sits_out": _sits_out}
 
 
 # ---- effects ---------------------------------------------------------------------------------------

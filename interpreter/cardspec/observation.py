@@ -44,7 +44,7 @@ import numpy as np
 from .errors import CardspecError
 from .engine.slots import SYSTEM_VARS
 
-_SEAT_SYSTEM = ("dealer", "winner", "declarer", "called_by")
+_SEAT_SYSTEM = ("dealer", "winner", "declarer", "called_by", "sits_out")
 _VALUE_SYSTEM = ("deal_number", "trick_number", "tricks_total", "turn_number", "bid_number", "bid_rank",
                  "bid_level", "round_number", "deal_in_round", "redeals")
 #: view entries (beyond the zones) that hold the observing seat's own choices: a list of card codes

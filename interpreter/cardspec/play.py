@@ -110,6 +110,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             lines.append(f"  seat {ev['seat']} plays the called card {ev['card']}: {who}")
         elif t == "dealer":
             lines.append(f"  seat {ev['seat']} deals")
+        elif t == "sits_out":
+            lines.append(f"  seat {ev['seat']} sits out this deal")
         elif t == "trump":
             lines.append(f"  trump: {ev['suit'] or 'none'}")
         elif t == "trick":
@@ -298,6 +300,8 @@ def display_lines(view, counters: bool = True) -> list:
             out.append(f"{c['label']}: " + ", ".join(vals))
     if d.get("vars"):
         out.append("; ".join(f"{v['label']}: {v['text']}" for v in d["vars"]))
+    if d.get("sits_out_text"):   # a seat that sits this deal out (docs/rulesets.md)
+        out.append(d["sits_out_text"])
     return out
 
 

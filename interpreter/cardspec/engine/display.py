@@ -67,7 +67,8 @@ def build_display(game, view: dict) -> dict:
     labelled var the view shows and that is set (a seat, card or suit var at none is left out);
     ``zones``: ``[{name, label, owner, owner_label, kind, …}]`` with ``kind`` one of ``cards`` (``cards``),
     ``melds`` (``melds``: ``[{number, cards}]``, numbered as lay-offs name them), ``pile`` (``top``, ``count``)
-    and ``hidden`` (``count``, ``face_up``)."""
+    and ``hidden`` (``count``, ``face_up``); ``sits_out``: the seat that sits this deal out (docs/rulesets.md),
+    else None, and ``sits_out_text`` (``seat 5 sits out this deal``) when there is one."""
     counters = []
     vals = view.get("counters") or {}
     for c in game.counters:
@@ -101,4 +102,10 @@ def build_display(game, view: dict) -> dict:
                 zones.append(_zone_entry(zone, int(owner), zz, game.teams))
         else:
             zones.append(_zone_entry(zone, None, z, game.teams))
-    return {"counters": counters, "vars": shown, "zones": zones}
+    out = {"counters": counters, "vars": shown, "zones": zones, "sits_out": None}
+    out_seat = (view.get("system") or {}).get("sits_out", -1)
+    if out_seat is not None and out_seat >= 0 and not view.get("terminal"):
+        out["sits_out"] = out_seat
+        out["sits_out_text"] = ("you sit out this deal" if view.get("seat") == out_seat
+                                else f"seat {out_seat} sits out this deal")
+    return out

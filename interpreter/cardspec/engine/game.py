@@ -23,7 +23,7 @@ from ..errors import RulesetError
 from ..rules import Ruleset, by_option_nodes, is_by_option, read_ruleset
 
 from .names import check_names
-from .slots import SYSTEM_VARS
+from .slots import SITS_OUT, SYSTEM_VARS
 from . import sides as _sides
 from .state import State
 
@@ -265,10 +265,16 @@ class Game:
         m = data.get("match") or {}
         self.next_expr = comp.expr(m["next_player"], ("match", "next_player"), (("seat", INT),), (INT,)) \
             if "next_player" in m else None
-        # Steps of a deal and the match structure.
+        # Steps of a deal and the match structure. The sits_out steps are built first: whether a seat may
+        # sit out at this player count (`may_sit_out`) decides how the other steps are compiled.
+        from .steps.sitout import sits_out_steps
+        deal_spec = data.get("deal") or []
+        early = {i: _steps.build(self, comp, deal_spec[i], ("deal", i)) for i in sits_out_steps(deal_spec)}
+        #: Whether a ``sits_out`` step may name a seat in this game (docs/rulesets.md): play orders skip it.
+        self.may_sit_out = any(st is not None and not st.never for st in early.values())
         self.steps = []
-        for i, spec in enumerate(data.get("deal") or []):
-            step = _steps.build(self, comp, spec, ("deal", i))
+        for i, spec in enumerate(deal_spec):
+            step = early[i] if i in early else _steps.build(self, comp, spec, ("deal", i))
             if step is not None:
                 self.steps.append(step)
         m = data.get("match") or {}
@@ -353,6 +359,10 @@ class Game:
         env.names["none"] = Binding("-1", INT, const=True)
         env.names["no_card"] = Binding("-1", CARD, const=True)
         self.ns["_next_player"] = self.next_player
+        # A seat that sits out a deal (steps/sitout.py): without a sits_out step nobody ever does.
+        from .steps.sitout import sits_out_steps
+        if not sits_out_steps(self.data.get("deal") or []):
+            env.names["sits_out"] = Binding("-1", INT, const=True)
         for name, value in self.options.items():
             t = {"int": INT, "bool": BOOL, "list": list_of(STR)}.get(
                 (self.ruleset.options.get(name) or {}).get("type", "int"), STR)
@@ -557,20 +567,45 @@ class Game:
         return State(self, seed, dealer, deck_order, record, deal, rng)
 
     def next_player(self, s, seat: int) -> int:
-        """The seat after ``seat`` in play order this deal (``match: next_player``; default: to the left)."""
+        """The seat after ``seat`` in play order this deal (``match: next_player``; default: to the left),
+        skipping a seat that sits the deal out (``sits_out``)."""
         nxt = s.nxt
         if nxt is None:
-            if self.next_expr is None:
+            if self.next_expr is None and (not self.may_sit_out or s.v[SITS_OUT] < 0):
                 return (seat + 1) % self.n
             nxt = s.nxt = self.order_table(s)   # not computed since the step began (State._advance_steps)
         return nxt[seat % self.n]
 
     def order_table(self, s):
-        """``match: next_player`` for every seat, as a tuple (None without one: play goes left)."""
+        """``match: next_player`` for every seat, as a tuple (None without one and with nobody sitting
+        out: play goes left). A seat that sits out (``sits_out``) is passed over: the seat before it is
+        followed by the one after it (its own entry stays its successor, so a walk from it goes on)."""
+        out = s.v[SITS_OUT] if self.may_sit_out else -1
         if self.next_expr is None:
-            return None
-        f = self.next_expr
-        return tuple(f(s, seat) % self.n for seat in range(self.n))
+            if out < 0:
+                return None
+            order = [(seat + 1) % self.n for seat in range(self.n)]
+        else:
+            f = self.next_expr
+            order = [f(s, seat) % self.n for seat in range(self.n)]
+        if out >= 0:
+            after = order[out]
+            for seat in range(self.n):
+                if order[seat] == out and seat != out:
+                    order[seat] = after
+        return tuple(order)
+
+    def playing(self, s) -> int:
+        """How many seats play this deal: ``players``, one fewer while a seat sits out (``sits_out``)."""
+        return self.n - (1 if self.may_sit_out and s.v[SITS_OUT] >= 0 else 0)
+
+    def seated(self, s, seat: int) -> int:
+        """``seat`` (mod players), or the next seat in play order when it sits this deal out: where a
+        step given a first seat (a first leader, an auction's first bidder) starts."""
+        seat %= self.n
+        if self.may_sit_out and seat == s.v[SITS_OUT]:
+            return self.next_player(s, seat)
+        return seat
 
     def _card_default(self, comp, name, default):
         if default in (None, "none", "no_card", -1):

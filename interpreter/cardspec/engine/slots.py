@@ -5,7 +5,7 @@ from ..lang import CARD, INT, STR, SUIT
 DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN = range(10)
 # The auction's standing (then winning) bid, sides, rounds (docs/auction.md, docs/sides.md, docs/rulesets.md).
 (DECLARER, BID_NUMBER, BID_SUIT, BID_RANK, BID_CONTRACT, BID_LEVEL, CALLED_BY, ROUND_NUMBER, DEAL_IN_ROUND,
- REDEALS) = range(10, 20)
+ REDEALS, SITS_OUT) = range(10, 21)
 SYSTEM_VARS = [
     ("dealer", INT, "the dealer's seat"),
     ("leader", INT, "the seat that led (or leads) the current trick"),
@@ -27,4 +27,5 @@ SYSTEM_VARS = [
     ("round_number", INT, "1 for the match's first round (match: rounds)"),
     ("deal_in_round", INT, "1 for the first deal of a round"),
     ("redeals", INT, "deals thrown in and dealt again by the same dealer in this match"),
+    ("sits_out", INT, "the seat that sits out this deal (a sits_out step; -1 when every seat plays)"),
 ]

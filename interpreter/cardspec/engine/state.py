@@ -31,7 +31,7 @@ MAX_DEALS_WITHOUT_DECISION = 100
 from .steps.turns import TURNS as _TS_TURNS
 from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
 from .slots import (DECLARER, BID_NUMBER, BID_SUIT, BID_RANK, BID_CONTRACT, BID_LEVEL, CALLED_BY, ROUND_NUMBER,
-                    DEAL_IN_ROUND, REDEALS)
+                    DEAL_IN_ROUND, REDEALS, SITS_OUT)
 
 if TYPE_CHECKING:   # names for annotations only: the Game makes States, a State never makes a Game
     from .game import Game, Zone
@@ -179,6 +179,7 @@ class State:
         v[BID_NUMBER] = v[BID_RANK] = 0
         v[BID_SUIT] = v[BID_LEVEL] = v[CALLED_BY] = -1
         v[BID_CONTRACT] = ""
+        v[SITS_OUT] = -1   # every seat plays until a sits_out step says otherwise
         self.nxt = None   # the play order: computed when a step needs it (_advance_steps, Game.next_player)
         self.pc = 0
         self.entered = False
@@ -240,7 +241,8 @@ class State:
             if step.when is not None and not self.entered and not step.when(self):
                 self.pc += 1
                 continue
-            if self.game.next_expr is not None and not self.entered:   # seats may have changed places
+            if (self.game.next_expr is not None or self.game.may_sit_out) and not self.entered:
+                # seats may have changed places, or one sits out
                 # A step that reads the table itself gets it now; for any other, Game.next_player
                 # computes it when first asked (the expression may walk every seat: not once a step).
                 self.nxt = self.game.order_table(self) if step.reads_order else None
@@ -729,6 +731,8 @@ class State:
     def _view(self, seat, log, legal):
         g = self.game
         code = g.deck.code
+        # A seat that sits this deal out sees the table as a spectator does (docs/rulesets.md).
+        eye = None if g.may_sit_out and seat is not None and seat == self.v[SITS_OUT] else seat
         zones = {}
         for zn in g.zones:
             if zn.name == "stock" and zn.visibility == "none" and zn.name not in (g.data.get("zones") or {}):
@@ -739,7 +743,7 @@ class State:
                 for owner, cards in enumerate(self.z[zn.index]):
                     if zn.melds:
                         per[str(owner)] = [[code[c] for c in m] for m in cards]
-                    elif self.can_see(zn, owner, seat):
+                    elif self.can_see(zn, owner, eye):
                         per[str(owner)] = [code[c] for c in g.deck.sorted(cards)] if zn.name == "hand" \
                             else [code[c] for c in cards]
                     else:
@@ -749,7 +753,7 @@ class State:
                 cards = self.z[zn.index]
                 if zn.melds:
                     zones[zn.name] = [[code[c] for c in m] for m in cards]
-                elif self.can_see(zn, None, seat):
+                elif self.can_see(zn, None, eye):
                     zones[zn.name] = [code[c] for c in cards]
                 else:
                     k = self.face_up[zn.index]
@@ -765,9 +769,9 @@ class State:
             "step": None if self.terminal else g.steps[self.pc].name,
             "zones": zones,
             "counters": {c.name: list(self.c[c.index]) if c.visibility == "all" else
-                         [x if i == seat else None for i, x in enumerate(self.c[c.index])] for c in g.counters},
+                         [x if i == eye else None for i, x in enumerate(self.c[c.index])] for c in g.counters},
             "vars": {var.name: self.v[var.index] if var.type != "card" else self._code_or_none(self.v[var.index])
-                     for var in g.vars if var.shown_to(self, seat)},
+                     for var in g.vars if var.shown_to(self, eye)},
             "trick": [[st, code[c]] for st, c in self.plays],
             "leader": self.v[LEADER], "led_suit": g.deck.suits[self.v[LED_SUIT]] if self.v[LED_SUIT] >= 0 else None,
             "trump": g.deck.suits[self.v[TRUMP]] if self.v[TRUMP] >= 0 else None,
@@ -776,7 +780,7 @@ class State:
             "system": {name: self.v[i] for i, (name, _, _) in enumerate(SYSTEM_VARS)},
         }
         if g.sides is not None:
-            out["sides"] = g.sides.view(self, seat)
+            out["sides"] = g.sides.view(self, eye)
         if log:
             out["log"] = self.log(seat)
         if not self.terminal:

@@ -355,6 +355,10 @@ function renderSeats(v) {
     d.dataset.seat = s;
     const name = document.createElement("div"); name.className = "name"; name.textContent = seatName(s);
     if (v.dealer === s) { const b = document.createElement("span"); b.className = "dealer"; b.textContent = "dealer"; name.append(b); }
+    if (v.display && v.display.sits_out === s) {   // sits this deal out (docs/rulesets.md)
+      const b = document.createElement("span"); b.className = "sits-out"; b.textContent = "sits out"; name.append(b);
+      d.classList.add("sitting-out");
+    }
     d.append(name);
     const lines = [];
     for (const c of rows) {
@@ -749,6 +753,7 @@ function eventText(ev) {
     case "all_pass": return "Everyone passed: " + (ev.then === "redeal" ? "the deal is dealt again" : ev.then === "throw_in" ? "the deal is thrown in" : ev.then + " is played");
     case "trump": return "Trump: " + (ev.suit ? (SUITS[ev.suit] || ev.suit) : "none");
     case "dealer": return seat(ev.seat) + " deals";
+    case "sits_out": return verbFor(ev.seat, "sit", "sits") + " out this deal";
     case "partner": return seat(ev.seat) + " plays the called card " + pretty(ev.card);
     case "choose": return verbFor(ev.seat, "", "") .trim() + ": " + words(ev.word) + " " + ev.choice;
     case "trick": {

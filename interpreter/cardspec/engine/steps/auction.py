@@ -55,7 +55,7 @@ from __future__ import annotations
 
 from ..compiler import Compiler, failed_reason
 from ..effects import compile_effects
-from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, TO_ACT
+from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, SITS_OUT, TO_ACT
 from .base import Step, step_type
 from ...lang import BOOL, INT, STR, SUIT
 
@@ -208,7 +208,10 @@ class Auction(Step):
     # ---- flow ----------------------------------------------------------------------------------
     def _after(self, s, seat):
         if self.next is not None:
-            return self.next(s, seat) % s.n
+            nxt = self.next(s, seat) % s.n
+            if s.game.may_sit_out and nxt == s.v[SITS_OUT]:   # a seat that sits out does not bid
+                nxt = self.next(s, nxt) % s.n
+            return nxt
         return s.game.next_player(s, seat)
 
     def enter(self, s):
@@ -219,7 +222,7 @@ class Auction(Step):
         v[BID_RANK] = 0
         v[BID_CONTRACT] = ""
         v[BID_LEVEL] = -1
-        first = self.first(s) % s.n if self.first is not None else self._after(s, v[DEALER])
+        first = s.game.seated(s, self.first(s)) if self.first is not None else self._after(s, v[DEALER])
         # s.flight: the bids so far as (seat, level or PASS); s.queue: [passes in a row, seats out (bits),
         # seats that have spoken (bits)].
         s.flight = []
@@ -277,17 +280,21 @@ class Auction(Step):
         if self.after_bid is not None:
             self.after_bid(s, seat, *f, passed)
         n = s.n
+        everyone = (1 << n) - 1   # the seats that bid: all but one that sits out (steps/sitout.py)
+        if s.game.may_sit_out and v[SITS_OUT] >= 0:
+            everyone &= ~(1 << v[SITS_OUT])
+            n -= 1
         over = False
         if not passed and self.ends is not None and self.ends(s, seat, *f):
             over = True
-        elif self.once and q[2] == (1 << n) - 1:
+        elif self.once and q[2] == everyone:
             over = True
         elif v[DECLARER] >= 0:
             if self.hard:
-                over = q[1] | (1 << v[DECLARER]) == (1 << n) - 1
+                over = q[1] | (1 << v[DECLARER]) == everyone
             else:
                 over = q[0] >= n - 1
-        elif (self.hard and q[1] == (1 << n) - 1) or (not self.hard and q[0] >= n):
+        elif (self.hard and q[1] == everyone) or (not self.hard and q[0] >= n):
             return self._all_passed(s)
         if over:
             if v[DECLARER] < 0:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..compiler import Compiler, INTS, failed_reason
 from ..effects import compile_effects
-from ..slots import DEALER, TO_ACT
+from ..slots import DEALER, SITS_OUT, TO_ACT
 from .base import DealError, Step, step_type
 from ...lang import BOOL, INT
 
@@ -130,6 +130,8 @@ class Bid(Step):
             queue = [(d + 1 + i) % n for i in range(n)]
         else:
             queue = [int(x) % n for x in self.order(s)]
+        if s.game.may_sit_out and s.v[SITS_OUT] >= 0:   # a seat that sits out does not bid
+            queue = [x for x in queue if x != s.v[SITS_OUT]]
         if not queue:
             return False
         lo, hi = self.lo(s), self.hi(s)

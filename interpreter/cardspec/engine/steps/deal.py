@@ -6,6 +6,7 @@ from operator import mul as _mul
 
 from ...lang import INT
 from .base import DealError, Step, step_type, zone_of
+from ..slots import SITS_OUT
 
 
 @step_type("shuffle")
@@ -120,6 +121,11 @@ class Deal(Step):
             k = self.each(s)
             start = self.start(s)
             dst = s.z[self.to]
+            nxt = s.nxt
+            if s.game.may_sit_out and s.v[SITS_OUT] >= 0:   # a seat sits out: the others, in play order
+                n = s.n - 1
+                start = s.game.seated(s, start)
+                nxt = s.nxt or s.game.order_table(s)
             if k * n > len(src):
                 raise DealError(self, f"cannot deal {k} cards to each of {n} players: {len(src)} left")
             if k > 0:
@@ -127,12 +133,11 @@ class Deal(Step):
                 # the j-th card from the top goes to seat start + j (mod n).
                 top = src[len(src) - k * n:][::-1]
                 del src[len(src) - k * n:]
-                nxt = s.nxt
                 if nxt is None:
                     for i in range(n):
                         dst[(start + i) % n].extend(top[i::n])
                 else:   # in play order (match: next_player)
-                    seat = start % n
+                    seat = start % s.n
                     for i in range(n):
                         dst[seat].extend(top[i::n])
                         seat = nxt[seat]

@@ -7,6 +7,7 @@ from operator import itemgetter
 
 from ...lang import INT, RuleFault
 from .base import MAX_LISTED, DealError, Step, _listing_too_large, _sub_multiset, step_type, zone_of
+from ..slots import SITS_OUT
 
 _first = itemgetter(0)
 
@@ -52,12 +53,13 @@ class Pass(Step):
         if k <= 0:
             return False
         n = s.n
-        short = min(map(len, s.z[self.zone]))
+        out = s.v[SITS_OUT] if s.game.may_sit_out else -1   # a seat that sits out passes nothing
+        short = min(len(h) for i, h in enumerate(s.z[self.zone]) if i != out)
         if short < k:
             raise DealError(self, f"cannot pass {k} cards from a hand of {short}")
         d = s.v[0]
         s.flight = [None] * n
-        s.queue = [(d + 1 + i) % n for i in range(n)]
+        s.queue = [x for x in ((d + 1 + i) % n for i in range(n)) if x != out]
         s.v[7] = s.queue[0]
         return True
 
@@ -118,9 +120,12 @@ class Pass(Step):
         code = s.game.deck.code
         dest = s.z[self.dest]
         n = s.n
-        targets = [self.to(s, seat) % n for seat in range(n)]
-        if len(set(targets)) < n:   # two seats passing to one: hands would change size (class doc)
-            t = next(t for t in targets if targets.count(t) > 1)
+        out = s.v[SITS_OUT] if s.game.may_sit_out else -1
+        # a seat that sits out receives nothing: a pass to it goes on to the next seat in play order
+        targets = [s.game.seated(s, self.to(s, seat)) if seat != out else -1 for seat in range(n)]
+        playing = [x for x in targets if x >= 0]
+        if len(set(playing)) < len(playing):   # two seats passing to one: hands would change size (class doc)
+            t = next(t for t in playing if targets.count(t) > 1)
             raise DealError(self, f"to: sends the cards of seats {', '.join(str(i) for i, x in enumerate(targets) if x == t)}"
                                   f" all to seat {t}: each seat must receive the cards of exactly one seat")
         for seat, cards in enumerate(s.flight):

@@ -201,7 +201,7 @@ class SecretRule(Step):
     # ---- decisions ------------------------------------------------------------
     def enter(self, s):
         from ..slots import TO_ACT
-        s.v[TO_ACT] = self.seat(s) % s.n
+        s.v[TO_ACT] = s.game.seated(s, self.seat(s))
         return True
 
     def legal(self, s):

@@ -61,7 +61,7 @@ from ..compiler import Compiler
 from ..effects import compile_effects, effects_source
 from .base import DealError, Step, step_type, zone_of
 from ...lang import BOOL, CARD, INT, list_of
-from ..slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
+from ..slots import LEADER, LED_SUIT, SITS_OUT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
 from ...cards import CardError, SUIT_NAMES
 from ...lang import STR, SUIT, elem
 
@@ -92,7 +92,10 @@ class Tricks(Step):
             comp.problem(path + ("follow",), f"follow is 'suit' or 'none', not '{self.follow}'")
         self.count = comp.expr(body["count"], path + ("count",), (), (INT,)) if "count" in body else None
         # Play order (match: next_player): the State's table, else the constant "to the left".
-        self.next_ref = "s.nxt" if game.next_expr is not None else "_NEXT_SEAT"
+        # A seat that sits out (steps/sitout.py): the table skips it and a trick has one card fewer, so
+        # the trick is resolved by a loop over its plays instead of n unrolled ones.
+        self.sitting = sitting = game.may_sit_out
+        self.next_ref = "s.nxt" if game.next_expr is not None or sitting else "_NEXT_SEAT"
         # until: checked after each trick (after after_trick): the deal's play stops early (a result decided)
         until = comp.code(body["until"], path + ("until",), (), (BOOL,)) if "until" in body else None
         until_lines = [f"if not done and ({until.src}):", "    done = True"] if until is not None else []
@@ -181,7 +184,7 @@ class Tricks(Step):
             "    events.append({'type': 'play', 'seat': p_seat, 'card': CODE[p_card]})",
         ] + after_play
         cont = [
-            f"if len(plays) < {n}:",
+            f"if len(plays) < {n}:" if not sitting else f"if len(plays) < {n} - (v[{SITS_OUT}] >= 0):",
             f"    v[{TO_ACT}] = {self.next_ref}[p_seat]",
             "    done = False",
             "else:",
@@ -205,9 +208,8 @@ class Tricks(Step):
         slot_local = lambda src: re.sub(rf"\bs\.v\[{LED_SUIT}\]", "_led", re.sub(rf"\bs\.v\[{TRUMP}\]", "_trump", src))
         wins_src, key_src = slot_local(wins_src), slot_local(key_src)
         res += ["best = -1", "best_key = 0"]
-        if cancel is not None:
-            res += ["for i in range(k):",
-                    "    if cancelled[i]:", "        continue",
+        if cancel is not None or sitting:
+            res += ["for i in range(k):"] + (["    if cancelled[i]:", "        continue"] if cancel is not None else []) + [
                     "    p_seat, p_card = plays[i]",
                     f"    if {wins_src}:",
                     f"        kv = {key_src}",
@@ -240,15 +242,17 @@ class Tricks(Step):
                 "    s.carried.extend([c for _, c in plays])",
                 "else:",
                 f"    dst = s.z[{W}][p_taker]",
-                f"    dst.extend(({''.join(f'plays[{i}][1], ' for i in range(n))}))",
+                f"    dst.extend(({''.join(f'plays[{i}][1], ' for i in range(n))}))" if not sitting else
+                "    dst.extend([c for _, c in plays])",
                 "    if s.carried:",
                 "        dst.extend(s.carried)",
                 "        s.carried = []",
                 "if events is not None:",   # the `trick` event (DESIGN.md), built inline: n plays exactly
                 f"    ev = {{'type': 'trick', 'number': v[{TRICK_NUMBER}], 'leader': p_leader, "
                 "'winner': None if carried else p_winner, 'taker': None if carried else p_taker, "
-                "'next_leader': p_next_leader, 'cards': ["
-                + ", ".join(f"[plays[{i}][0], CODE[plays[{i}][1]]]" for i in range(n)) + "], 'cancelled': "
+                "'next_leader': p_next_leader, 'cards': "
+                + ("[" + ", ".join(f"[plays[{i}][0], CODE[plays[{i}][1]]]" for i in range(n)) + "]" if not sitting
+                   else "[[_s, CODE[_c]] for _s, _c in plays]") + ", 'cancelled': "
                 + ("[CODE[plays[i][1]] for i in range(k) if cancelled[i]]" if cancel is not None else "[]")
                 # the led suit when it need not be the led card's suit (led_suit:, choose:, a joker led)
                 + (f", 'led_suit': _SUIT_LETTER[v[{LED_SUIT}]]" if self.relead else "") + "}",
@@ -367,7 +371,7 @@ class Tricks(Step):
         ``return`` when the step is over. Only for the quiet playout: no event lines. None when a
         deck has several copies of a card (the legal list is then deduplicated).
         """
-        if self.dedupe or not self.simple or self.takes_apart:
+        if self.dedupe or not self.simple or self.takes_apart or self.sitting:
             return None
         n, H, W = self.game.n, self.hand, self.won
         local = re.compile(r"\bs\.([vz])\[")
@@ -496,12 +500,15 @@ class Tricks(Step):
     def enter(self, s):
         hands = s.z[self.hand]
         leader = self.first_leader(s) % s.n
+        out = s.v[SITS_OUT] if self.sitting else -1
+        if out >= 0:   # a seat that sits out does not lead: the next in play order does
+            leader = s.game.seated(s, leader)
         total = self.count(s) if self.count is not None else len(hands[leader])
         if total <= 0 or not hands[leader]:
             return False
-        short = min(map(len, hands))
+        short = min(len(h) for i, h in enumerate(hands) if i != out)
         if short < total:   # every seat plays a card to each trick: a short hand would leave a seat stuck
-            seat = next(i for i, h in enumerate(hands) if len(h) == short)
+            seat = next(i for i, h in enumerate(hands) if len(h) == short and i != out)
             raise DealError(self, f"seat {seat} holds {short} card(s) for {total} trick(s): every seat plays a "
                                   f"card to each trick")
         v = s.v

@@ -45,7 +45,7 @@ import math
 
 from ..compiler import Compiler, SEAT_ZONE, ZONE, failed_reason
 from ..effects import END_LEVELS, effects_source
-from ..slots import TO_ACT, TURN
+from ..slots import SITS_OUT, TO_ACT, TURN
 from ...cards import SUIT_NAMES
 from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
                      py_param)
@@ -514,7 +514,7 @@ class Turns(Step):
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
         s.ts = [0, 0, -1, 0, 0, -1, -1, None]
-        seat = self.first(s) % s.n
+        seat = self._seated(s, self.first(s) % s.n)
         if self.until is not None and self.until(s):   # before the skips: it says why nobody can play
             _why(s.ts, self.until_reason)
             return False
@@ -524,6 +524,12 @@ class Turns(Step):
                 return False
         self._begin(s, seat)
         return self._run(s)
+
+    def _seated(self, s, seat):
+        """``seat``, or the seat after it (``next:``) when it sits this deal out (steps/sitout.py)."""
+        if self.game.may_sit_out and seat == s.v[SITS_OUT]:
+            return self.next(s, seat) % s.n
+        return seat
 
     def _unskipped(self, s, seat):
         for _ in range(s.n + 1):
@@ -608,7 +614,7 @@ class Turns(Step):
         ts = s.ts
         ts[TURNS] += 1
         s.v[TURN] += 1
-        seat = ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n
+        seat = self._seated(s, ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n)
         if self.skip is not None:
             seat = self._unskipped(s, seat)
             if seat < 0:
