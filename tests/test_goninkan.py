@@ -18,14 +18,15 @@ def game():
     return cardspec.load("goninkan", 5, NO_DRAW)
 
 
-def _deal(game, hands):
-    """A first deal fixing some cards: ``hands`` {seat: [codes]}; the rest dealt in order."""
+def _deal(game, hands, out=None):
+    """A first deal fixing some cards: ``hands`` {seat: [codes]}; the rest dealt in order (``out``:
+    the seat that sits out, dealt nothing)."""
     deck = game.deck
     used = [c for cards in hands.values() for c in cards]
     rest = [deck.code[f] for f in deck.cards if deck.code[f] not in used and deck.code[f] not in ("2C", "2D", "2H")]
-    full = {p: list(hands.get(p, [])) for p in range(5)}
-    for p in range(5):
-        while len(full[p]) < 10:
+    full = {p: list(hands.get(p, [])) for p in range(game.n)}
+    for p in range(game.n):
+        while len(full[p]) < 10 and p != out:
             full[p].append(rest.pop(0))
     z = {zn.name: zn.index for zn in game.zones}
     out = {(z["hand"], p): [deck.face(c) for c in cards] for p, cards in full.items()}
@@ -209,3 +210,232 @@ def test_bots_play_a_round(bot):
     bots = [make_bot(bot, seed=i, game=g) for i in range(5)]
     while not s.terminal:
         take_turn(s, bots[s.to_act])
+
+
+# ---- Options: players 6 (the dealer does not play and scores with the kankei) ---------------------
+
+@pytest.fixture(scope="module")
+def game6():
+    return cardspec.load("goninkan", 6, NO_DRAW)
+
+
+def test_six_players_the_dealer_sits_out_and_is_dealt_nothing(game6):
+    """goninkan.md, Options "players: 5 | 6 (the dealer does not play ...)"; gocci.or.jp: "the dealer
+    deals to the other 5 people from the left, one each in turn, 10 each". With seat 0 dealing: seats
+    1-5 hold 10 cards each, seat 0 none, and seat 0 never acts in the deal."""
+    s = game6.new_state(seed=2)
+    v = s.view(None)
+    assert v["system"]["sits_out"] == 0 == v["dealer"]
+    assert [v["zones"]["hand"][str(p)]["count"] for p in range(6)] == [0, 10, 10, 10, 10, 10]
+    rng = random.Random(2)
+    while s.view(None)["deal"] == 1:
+        assert s.to_act != 0
+        s.apply(rng.choice(s.legal_actions()))
+    tricks = [e for e in s.log_all() if e["type"] == "trick"]
+    assert tricks and all(len(t["cards"]) == 5 and 0 not in [p for p, _ in t["cards"]] for t in tricks)
+
+
+def test_six_players_seat_change_counts_only_the_players(game6):
+    """goninkan.md, Partners: side by side, the right-hand one swaps seats with the player on his right;
+    gocci.or.jp: "one or two people of the other group between the kankei, other than the dealer". Seat
+    5 holds ♣A, seat 1 the joker, seat 0 deals: 5 and 1 sit side by side among the players (the dealer
+    between them does not count), so seat 1 swaps with seat 2; the dealer keeps his chair."""
+    s = game6.new_state(seed=1, deal=_deal(game6, {5: ["AC"], 1: ["JK"]}, out=0))
+    v = s.view(None)
+    assert v["vars"]["kan_ace"] == 5 and v["vars"]["kan_joker"] == 1
+    chair = v["counters"]["chair"]
+    assert chair[0] == 0 and chair[1] == 2 and chair[2] == 1 and chair[5] == 5
+    assert {"type": "seat_change", "seat": 1} in s.log_all()
+
+
+def test_six_players_double_kan_partner_two_players_to_the_right(game6):
+    """goninkan.md, Partners (double kan: his partner is the player two seats to his right) with six:
+    seat 4 holds ♣A and the joker, seat 0 deals and does not play: the two players to his right are
+    seat 5 and then seat 1, his partner."""
+    s = game6.new_state(seed=1, deal=_deal(game6, {4: ["AC", "JK"]}, out=0))
+    v = s.view(None)
+    assert v["vars"]["kan_joker"] == 4 and v["vars"]["kan_ace"] == 1 and v["vars"]["double"] is True
+    assert "AC" in s.view(1)["zones"]["hand"]["1"]
+
+
+def _deal_results(s):
+    """[(points by seat, the seat that sat out)] of each scored deal in the log of ``s``."""
+    out, rows = -1, []
+    for e in s.log_all():
+        if e["type"] == "deal_start":
+            out = -1
+        elif e["type"] == "sits_out":
+            out = e["seat"]
+        elif e["type"] == "deal_score":
+            rows.append(({int(k): x for k, x in e["points"].items()}, out))
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_six_players_random_matches(seed):
+    """Property over random six-player matches (goninkan.md Options players 6): every card in one place
+    at every step; the dealer holds no card and never acts; the same dealer sits out a whole round
+    (Scoring: "the same dealer deals again") and the next round's dealer is the player to his right;
+    the dealer scores exactly what each kankei player scores (gocci: "the dealer will get the score of
+    the related group"), every mukankei the opposite, so a deal without the 三タテ bonus sums to zero
+    (3 against 3); the match ends after 10 rounds."""
+    g = cardspec.load("goninkan", 6)
+    hand = g.zone["hand"].index
+    rounds = {}
+
+    def check(st):
+        assert card_count(st) == 53
+        v = st.view(None)
+        out = v["system"]["sits_out"]
+        if out >= 0:
+            assert out == v["dealer"] and st.to_act != out and not st.z[hand][out]
+            rounds.setdefault(v["system"]["round_number"], set()).add((out, tuple(v["counters"]["chair"])))
+
+    s = play_random(g, seed, check=check)
+    assert s.result["reason"] == "all 10 rounds are played"
+    for r, seen in rounds.items():
+        assert len({o for o, _ in seen}) == 1            # one dealer sits out the whole round
+        if r + 1 in rounds:
+            (o1, chair), (o2, _) = sorted(seen)[0], sorted(rounds[r + 1])[0]
+            assert chair[o2] == (chair[o1] + 1) % 6       # the next dealer: the player to the right
+    for points, out in _deal_results(s):
+        pair = [p for p in range(6) if points[p] == points[out]]
+        assert len(pair) == 3 and out in pair
+        others = [p for p in range(6) if p not in pair]
+        base = points[others[0]]
+        assert all(points[p] == base for p in others) and base != 0
+        assert points[out] in (-base, -base + 1)          # +1: the 三タテ bonus
+        if points[out] == -base:
+            assert sum(points.values()) == 0
+
+
+@pytest.mark.parametrize("bot", ["random", "policy:basic", "ismcts:20"])
+def test_six_players_bots_play_a_round(bot):
+    """The bots play the six-player game: none is ever asked to act for the dealer who sits out."""
+    from cardspec.players import make_bot, take_turn
+    g = cardspec.load("goninkan", 6, {"rounds": 1})
+    s = g.new_state(seed=4)
+    bots = [make_bot(bot, seed=i, game=g) for i in range(6)]
+    while not s.terminal:
+        assert s.to_act != s.view(None)["system"]["sits_out"]
+        take_turn(s, bots[s.to_act])
+
+
+# ---- Options: juroku (16) ------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def game16():
+    return cardspec.load("goninkan", 5, {"juroku": True, **NO_DRAW})
+
+
+@pytest.fixture(scope="module")
+def base16(game16):
+    s = game16.new_state(seed=1, deal=_deal(game16, {0: ["AC"], 2: ["JK"]}))
+    return to_play(s)
+
+
+def _last_two_tricks(game, base, won, trick9, trick10, leader, deal_in_round=2):
+    """A position before trick 9 of 10 (trumps ♣; kankei seats 0 and 2, the pair having won deal 1):
+    ``won`` {seat: honours already taken}, ``trick9``/``trick10`` the cards each seat will play, in play
+    order from ``leader``. Returns the state."""
+    v = copy.deepcopy(base.view(None))
+    v["system"].update(trick_number=9, tricks_total=10, leader=leader, to_act=leader, deal_in_round=deal_in_round,
+                       trump=game.deck.suit_index("C"))
+    v["vars"].update(kan_joker=2, kan_ace=0, kankei_wins=deal_in_round - 1, pair_won=True)
+    for p in range(5):
+        v["zones"]["won"][str(p)] = list(won.get(p, []))
+    v["trick"] = []
+    order = [(leader + i) % 5 for i in range(5)]
+    held = {p: [trick9[i], trick10[i]] for i, p in enumerate(order)}
+    for p in range(5):
+        v["zones"]["hand"][str(p)] = {"count": 2}
+    return game.state_from_view(v, {("hand", p): cards for p, cards in held.items()})
+
+
+def _play_out(s, cards, declare=None):
+    """Play ``cards`` (codes, in turn); at the 16 decision apply ``declare`` (juroku/decline).
+    Returns the seats asked to declare."""
+    asked = []
+    for c in cards:
+        while c not in s.legal_actions():
+            asked.append(s.to_act)
+            assert sorted(s.legal_actions()) == ["decline", "juroku"]
+            s.apply(declare)
+        s.apply(c)
+    return asked
+
+
+KANKEI_WON = {0: ["KD", "QD", "JD", "AC"], 2: ["KC", "QC", "JC"]}       # 7 honours, mukankei none
+
+
+@pytest.mark.parametrize("trick10,declare,points", [
+    (["AH", "KH", "QH", "JH", "AD"], "juroku", {0: 5, 2: 5, 1: -5, 3: -5, 4: -5}),     # all 16: made
+    (["KH", "AH", "QH", "JH", "AD"], "juroku", {0: -7, 2: -7, 1: 7, 3: 7, 4: 7}),      # seat 1 takes AH: failed
+    (["AH", "KH", "QH", "JH", "AD"], "decline", {0: 2, 2: 2, 1: -2, 3: -2, 4: -2}),    # no 16: the sukonku
+])
+def test_juroku_declared_by_the_kankei(game16, base16, trick10, declare, points):
+    """goninkan.md Options juroku: "in deals 2–3, after a sukonku, the trick winner may declare 16 (all
+    honours): +5 made, −7 failed for the declaring side" (1533medalgame: "one honour missed: −7").
+    Deal 2 (kankei target 8): the kankei hold 7 honours, the mukankei none; seat 0 wins trick 9 with
+    ♠A K Q J (11 honours, a sukonku): seat 0 is asked; declaring, the play goes on to trick 10;
+    declining, the deal ends there (early_end) and scores the sukonku ±2."""
+    s = _last_two_tricks(game16, base16, KANKEI_WON, ["AS", "KS", "QS", "JS", "4S"], trick10, leader=0)
+    before = s.game_scores()
+    asked = _play_out(s, ["AS", "KS", "QS", "JS", "4S"] + (trick10 if declare == "juroku" else []), declare)
+    if declare == "decline":
+        assert s.to_act == 0 and sorted(s.legal_actions()) == ["decline", "juroku"]
+        s.apply("decline")
+        asked = [0]
+    assert asked == [0]
+    after = s.game_scores()
+    assert {p: after[p] - before[p] for p in range(5)} == points
+    assert s.view(None)["system"]["round_number"] == (1 if points[0] > 0 else 2)   # a failed 16 loses the deal
+
+
+@pytest.mark.parametrize("trick10,points", [
+    (["AH", "AD", "KH", "QH", "JH"], {1: 10, 3: 10, 4: 10, 0: -10, 2: -10}),    # all 16 to the mukankei
+    (["KH", "AH", "AD", "QH", "JH"], {1: -13, 3: -13, 4: -13, 0: 13, 2: 13}),   # seat 2 takes AH: failed
+])
+def test_juroku_reverse_sixteen_by_the_mukankei(game16, base16, trick10, points):
+    """goninkan.md Options juroku: "reverse 16 for mukankei +10/−13". Deal 2 (mukankei target 9): the
+    mukankei hold 7 honours, the kankei none; seat 1 wins trick 9 with ♠A and three more honours (a
+    reverse sukonku) and declares; the other side scores the opposite (settled here)."""
+    won = {1: ["KD", "QD", "JD", "AC"], 3: ["KC", "QC"], 4: ["JC"]}
+    s = _last_two_tricks(game16, base16, won, ["AS", "4S", "KS", "QS", "JS"], trick10, leader=1)
+    before = s.game_scores()
+    assert _play_out(s, ["AS", "4S", "KS", "QS", "JS"] + trick10, "juroku") == [1]
+    after = s.game_scores()
+    assert {p: after[p] - before[p] for p in range(5)} == points
+
+
+def test_juroku_only_in_deals_2_and_3_and_only_with_the_option(game16, base16, game, base):
+    """goninkan.md Options juroku: "in deals 2–3" — a sukonku in deal 1 ends the deal with no
+    declaration; with the option off (the default) nobody is ever asked."""
+    plays = ["AS", "KS", "QS", "JS", "4S", "AH", "KH", "QH", "JH", "AD"]
+    won = {0: ["KD", "QD", "JD", "AC", "KC"], 2: ["QC", "JC"]}    # deal 1: target 9
+    s = _last_two_tricks(game16, base16, won, plays[:5], plays[5:], leader=0, deal_in_round=1)
+    for c in plays[:5]:
+        s.apply(c)
+    assert "juroku" not in s.legal_actions() and s.view(None)["deal"] == 2
+    s = _last_two_tricks(game, base, KANKEI_WON, plays[:5], plays[5:], leader=0)
+    for c in plays[:5]:
+        s.apply(c)
+    assert "juroku" not in s.legal_actions() and s.view(None)["deal"] == 2
+
+
+def test_juroku_with_early_end_off_the_play_goes_on_either_way(base16):
+    """goninkan.md Options juroku with early_end off (play all 10 tricks): the declaration is offered
+    at the sukonku all the same, and declining, the deal is still played out (trick 10 here) and
+    scored as usual; random matches at five and six players keep every card, and end."""
+    g = cardspec.load("goninkan", 5, {"juroku": True, "early_end": False, **NO_DRAW})
+    s = _last_two_tricks(g, base16, KANKEI_WON, ["AS", "KS", "QS", "JS", "4S"], ["AH", "KH", "QH", "JH", "AD"],
+                         leader=0)
+    before = s.game_scores()
+    assert _play_out(s, ["AS", "KS", "QS", "JS", "4S", "AH", "KH", "QH", "JH", "AD"], "decline") == [0]
+    after = s.game_scores()
+    assert {p: after[p] - before[p] for p in range(5)} == {0: 2, 2: 2, 1: -2, 3: -2, 4: -2}   # sukonku
+    for players, seeds in ((5, 3), (6, 2)):
+        g = cardspec.load("goninkan", players, {"juroku": True, "early_end": False})
+        for seed in range(seeds):
+            s = play_random(g, seed, check=lambda st: card_count(st) == 53 or pytest.fail("cards"))
+            assert s.result["reason"] == "all 10 rounds are played"
