@@ -144,6 +144,31 @@ def test_joker_led_wins_and_calls_for_trumps(base):
     assert trick_winner(g, base, ["2D", "JK", "3D", "KD", "5D"], leader=0, trick_number=2, trump="H") == 3
 
 
+def test_option_joker_lead_names_suit(base):
+    """napoleon.md Options joker, with joker_lead: names_suit — the common alternative to the led joker
+    calling for trumps: "Joker if it is the card being led off (in which case the lead chooses the suit
+    to follow it)" (100bestdays.com/29-2, a player's account of the Japanese game). Trumps ♥, the
+    joker led to trick 2 naming ♦: the others must follow ♦ (a player with ♦ and ♥ may not trump);
+    the joker still wins unless ♠A is in the trick, as in the digest's settled rule."""
+    g = cardspec.load("napoleon", 5, {"joker": True, "joker_lead": "names_suit"})
+    name = {"JK": "name diamonds"}
+    assert trick_winner(g, base, ["JK", "2D", "3D", "KD", "AD"], leader=0, trick_number=2, trump="H",
+                        choices=name) == 0
+    assert trick_winner(g, base, ["JK", "2D", "AS", "KD", "AD"], leader=0, trick_number=2, trump="H",
+                        choices=name) == 2
+    # naming trumps is allowed, and then it is the digest's "play a trump if able"
+    assert trick_winner(g, base, ["JK", "2H", "3H", "KH", "AH"], leader=0, trick_number=2, trump="H",
+                        choices={"JK": "name hearts"}) == 0
+    with pytest.raises(cardspec.IllegalAction):   # seat 1 holds ♦5 and plays the trump ♥2
+        trick_winner(g, base, ["JK", "2H", "3D", "KD", "AD"], leader=0, trick_number=2, trump="H",
+                     choices=name, hands={p: [c] for p, c in enumerate(["6C", "5D", "7C", "8C", "9C"])})
+    # the default (trumps): nothing is named, ♥ must be followed
+    d = cardspec.load("napoleon", 5, {"joker": True})
+    with pytest.raises(cardspec.IllegalAction):
+        trick_winner(d, base, ["JK", "2D", "3H", "KH", "AH"], leader=0, trick_number=2, trump="H",
+                     hands={p: [c] for p, c in enumerate(["6C", "5H", "7C", "8C", "9C"])})
+
+
 # ---- Scoring ------------------------------------------------------------------------------------
 def _scored(game, base, side, declarer=1, partner=3, alone=False, contract=14):
     """Match totals after a deal's last trick in which Napoleon's side holds ``side`` honours."""
@@ -190,7 +215,8 @@ def test_all20_loses_option(base):
 
 
 # ---- Properties and information -----------------------------------------------------------------
-@pytest.mark.parametrize("players,opts", [(5, {}), (4, {}), (6, {}), (5, {"joker": True, "deals": 2})])
+@pytest.mark.parametrize("players,opts", [(5, {}), (4, {}), (6, {}), (5, {"joker": True, "deals": 2}),
+                                          (5, {"joker": True, "joker_lead": "names_suit", "deals": 2})])
 def test_random_matches_conserve_cards_zero_sum_and_end(players, opts):
     """napoleon.md, Scoring (zero-sum units) and Match end (each player deals twice)."""
     g = cardspec.load("napoleon", players, opts)
