@@ -5,6 +5,8 @@ Each test gives the kind in a hand-written form (the fuzz's own mutant indexes m
 changes, so the mutant itself is not kept)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cardspec.validate import validate_ruleset
@@ -159,3 +161,32 @@ def test_validate_budget_survives_code_that_swallows_the_interruption(monkeypatc
     monkeypatch.setattr(v, "_random_games", stubborn)
     problems, status = v.validate_ruleset("hearts")
     assert swallowed and status == 1 and [p.code for p in problems] == ["ruleset/over_budget"], problems
+
+
+def test_a_choice_value_of_several_words_is_refused_at_its_choice(tmp_path):
+    """Seed 20261201, mutant 20380 (eleusis-prophets): `choice: '["success[dealer - 1]", "failure", "mixed"]'`
+    validated, and then the legal action `judge success[dealer - 1]` was refused as "not understood" when
+    applied by its own text. A choice's text value is one word of the action; a value with a space (or an
+    empty one) is a RulesetError at the choice's file:line:col."""
+    text = (Path(__file__).parents[1] / "rulesets" / "eleusis-prophets.yaml").read_text(encoding="utf-8")
+    old = 'choice: \'["success", "failure", "mixed"]\''
+    assert old in text
+    for bad in ('success[dealer - 1]', ''):
+        problems = _problems(tmp_path, text.replace(old, old.replace('"success"', f'"{bad}"')))
+        line = next(i for i, t in enumerate(text.splitlines(), 1) if old in t)
+        assert any("a choice's value is one word of the action's text" in p.message and p.line == line
+                   for p in problems), problems
+
+
+def test_an_auction_number_range_past_the_cap_is_refused(tmp_path):
+    """Seed 20261201, mutant 21343 (auction-pitch): `auction: bids: number: {max: 9223372036854775808}` gave
+    an internal OverflowError while the bids were listed at load. An auction offers at most
+    MAX_NUMBER_VALUES numbers, like a number parameter (docs/rulesets.md, Caps): past it, a RulesetError at
+    the bids' number:."""
+    from cardspec.engine.steps.turns import MAX_NUMBER_VALUES
+    text = (Path(__file__).parents[1] / "rulesets" / "auction-pitch.yaml").read_text(encoding="utf-8")
+    old = 'bids: {number: {min: "if modern_auction then 2 else 1", max: 4}}'
+    assert old in text
+    for hi in (2 ** 63, 10 ** 12, 1 + MAX_NUMBER_VALUES):
+        problems = _problems(tmp_path, text.replace(old, old.replace("max: 4", f"max: {hi}")))
+        assert any(f"more than {MAX_NUMBER_VALUES:,} bids" in p.message for p in problems), problems

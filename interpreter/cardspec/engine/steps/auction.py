@@ -57,6 +57,7 @@ from ..compiler import Compiler, failed_reason
 from ..effects import compile_effects
 from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, SITS_OUT, TO_ACT
 from .base import Step, step_type
+from .turns import MAX_NUMBER_VALUES
 from ...lang import BOOL, INT, STR, SUIT
 
 PASS = -1
@@ -148,6 +149,10 @@ class Auction(Step):
         if isinstance(spec, dict):
             lo = comp.constant(spec.get("min", 0), path + ("min",))
             hi = comp.constant(spec.get("max", 0), path + ("max",))
+            if int(hi) - int(lo) >= MAX_NUMBER_VALUES:   # max: 2**63 once raised OverflowError (fuzz 20261201:21343)
+                comp.problem(path, f"number: from {int(lo):,} to {int(hi):,} is more than {MAX_NUMBER_VALUES:,} "
+                             "bids (docs/rulesets.md, Caps)", "e.g. number: {min: 13, max: 20}")
+                return None
             out = list(range(int(lo), int(hi) + 1))
         elif isinstance(spec, list):
             out = [int(comp.constant(x, path + (i,))) for i, x in enumerate(spec)]

@@ -176,6 +176,20 @@ MAX_TURNS_WITHOUT_DECISION = 10_000
 MAX_NUMBER_VALUES = 10_000
 
 
+def _one_word_choices(comp, path, values) -> bool:
+    """Whether the text values of a constant ``choice:`` list can each be written as one word of an
+    action's text (``judge success``); a value with a space or none at all could be offered but never
+    typed back (fuzz seed 20261201, mutant 20380: ``choice: ["success[dealer - 1]", ...]`` validated, then
+    its own legal action was refused as not understood). A problem at ``path`` for the first that cannot."""
+    for v in values or ():
+        if isinstance(v, str) and (not v or any(c.isspace() for c in v)):
+            comp.problem(path, f"a choice's value is one word of the action's text; {v!r} is "
+                         + ("empty" if not v else "more than one word"),
+                         "e.g. choice: [success, failure, mixed]")
+            return False
+    return True
+
+
 def _range(lo, hi, st):
     """The values ``lo..hi`` by ``st`` (``st`` <= 0: 1) of a ``number:`` parameter. Raises ``RuleFault`` when
     they are more than ``MAX_NUMBER_VALUES`` (a bid of 0 to 10**12 would list a trillion actions)."""
@@ -421,6 +435,8 @@ class Turns(Step):
                     continue
                 P.elem = vals.type[5:-1]
                 P.srcs = vals.src
+                if P.elem == STR and not _one_word_choices(comp, pp + ("choice",), literal_list(vals.src)):
+                    continue
                 k = pspec.get("count", 1)
                 if isinstance(k, bool) or not isinstance(k, int) or k < 1:
                     comp.problem(pp + ("count",), f"a choice's count is a whole number of values, 1 or more; "
