@@ -48,6 +48,83 @@ class ActionSpaceError(CardspecError):
     code = "actions/space"
 
 
+class CardSetSearch:
+    """A ``candidates:`` value that can be searched, not only listed (docs/turns.md, "Searched candidates").
+
+    As a value it is the list of its card sets (``list[tuple[card]]``, listed on first use: ``count``,
+    ``for``, indexing and the listing of legal actions see exactly that list). A small choice needs less:
+    whether some card set holding the cards chosen so far is legal. ``containing(cur)`` yields the card
+    sets that hold the multiset ``cur`` (each a tuple of cards in any order, a set possibly more than
+    once) without listing the others, so that search stops at the first legal one; ``holds(v)`` says
+    whether ``v`` (a tuple of cards) is one of the card sets; ``units(cur)`` narrows the cards worth
+    trying next. All agree with the list (a subclass gives ``_listing``, and may give the others
+    faster; tests compare them).
+    """
+
+    __slots__ = ("_list",)
+
+    def _listing(self) -> list:
+        raise NotImplementedError
+
+    def containing(self, cur):
+        """The card sets that hold every card of ``cur`` (with repeats): an iterator of tuples."""
+        k = len(cur)
+        for v in self._all():
+            if k == 0 or _holds_all(v, cur):
+                yield v
+
+    def units(self, cur):
+        """Cards that may be added to ``cur``: every card ``u`` such that some card set holds ``cur``
+        and ``u`` is among them (more may be given: each is checked by a search), or None when
+        every card of the zone may."""
+        return None
+
+    def holds(self, v) -> bool:
+        """Whether the card set ``v`` (any order) is one of these."""
+        want = sorted(v)
+        return any(sorted(x) == want for x in self._all())
+
+    def _all(self) -> list:
+        try:
+            return self._list
+        except AttributeError:
+            self._list = self._listing()
+            return self._list
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self):
+        return len(self._all())
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __contains__(self, v):
+        return v in self._all()
+
+    def __bool__(self):
+        return bool(self._all())
+
+    def __eq__(self, other):
+        return list(self._all()) == (list(other) if isinstance(other, (list, tuple, CardSetSearch)) else other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self._all()!r})"
+
+
+def _holds_all(v, cur) -> bool:
+    """Every card of ``cur`` (with repeats) is in ``v``."""
+    rest = list(v)
+    for c in cur:
+        if c not in rest:
+            return False
+        rest.remove(c)
+    return True
+
+
 # ---- static bounds of number expressions ---------------------------------------------------------
 
 _INF = float("inf")

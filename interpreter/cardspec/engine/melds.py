@@ -18,8 +18,10 @@ folded to a constant at load time)::
                                               -1 when there is none
     melds_in(hand, wild, k)       list[list[card]]  every set and sequence (3+ cards) that can be
                                               made from ``hand`` with at most ``k`` stand-ins
+                                              (a ``MeldsIn``: the list, searchable, below)
     extensions(meld, hand, wild, k)  list[list[card]]  card sets of ``hand`` that make ``meld``
                                               a larger set or sequence with at most ``k`` stand-ins
+                                              (an ``Extensions``)
     fits_in_place(meld, cards, wild)  bool  ``cards`` laid off on sequence ``meld`` with its wilds kept
                                               in place (``fixed_layout``); a set: true
     wild_goes_high(meld, cards, wild)  bool  that lay-off puts a wild on the high end, the low end free too
@@ -51,7 +53,9 @@ stand-ins, none missing (the tests compare them with a brute-force walk over
 every subset checked directly); the ruleset's ``legal:`` still decides.
 ``extensions`` builds only supersets of the meld (its cards are always kept,
 its places always in the window), so a lay-off costs no more than its meld's
-neighbourhood.
+neighbourhood. Their values are ``CardSetSearch`` objects (engine/choices.py):
+the list above when listed, and searched by the cards a small choice has chosen
+so far (``containing``, ``holds``, ``units``; "searching without listing" below).
 
 Effects::
 
@@ -66,6 +70,7 @@ import itertools
 from collections import Counter
 
 from ..lang.builtins import BUILTIN_COST, _argc, builtin
+from .choices import CardSetSearch
 from .effects import EXTRA_EFFECTS
 from ..lang import ANY, BOOL, CARD, INT, SUIT, Code, list_of
 
@@ -293,6 +298,482 @@ def extensions(meld, hand, wild, maxw, RANK, SUIT, SORT_KEY):
     return sorted(out, key=lambda m: [key(c) for c in m])
 
 
+# ---- searching without listing (small choices) --------------------------------------------------
+# A small choice asks whether some meld (or lay-off) holding the cards chosen so far is legal, about
+# one question per card of the hand at each choice. ``MeldsIn`` and ``Extensions`` (the values of
+# ``melds_in`` and ``extensions``) answer ``containing(cur)`` by walking only the card sets that hold
+# ``cur``: the same walk as ``_sets``/``_runs`` with ``cur`` among the required cards, lazily (the
+# caller stops at the first legal one), over a hand split once into naturals and wild cards, and with
+# the windows of a sequence limited to those around its required places. ``holds(v)`` is that walk
+# with nothing left to add. tests/test_melds_search.py compares both with the lists.
+
+#: Wild-card multisets by size, per (wild cards available, most taken): few distinct keys (the wild
+#: faces of a deck), kept between searches.
+_WILD_CHOICES = {}
+
+
+def _wild_by_size(wl, k):
+    """``{size: [tuples]}`` of the sub-multisets of ``wl`` (``{face: count}``) with 0..k cards."""
+    key = (tuple(sorted(wl.items())), k)
+    got = _WILD_CHOICES.get(key)
+    if got is None:
+        if len(_WILD_CHOICES) > 4096:
+            _WILD_CHOICES.clear()
+        got = _WILD_CHOICES[key] = _wild_choices(Counter(wl), k)
+    return got
+
+
+def _wild_upto(wl, k):
+    """The sub-multisets of ``wl`` with 0..k cards, smallest first (a list of tuples)."""
+    by = _wild_by_size(wl, k)
+    return [t for n in sorted(by) for t in by[n]]
+
+
+def _counts(cards):
+    d = {}
+    for c in cards:
+        d[c] = d.get(c, 0) + 1
+    return d
+
+
+def _minus(counts, cards):
+    """``counts`` (``{card: n}``) without ``cards`` (with repeats), or None when they are not all there."""
+    out = dict(counts)
+    for c in cards:
+        k = out.get(c, 0)
+        if k <= 0:
+            return None
+        if k == 1:
+            del out[c]
+        else:
+            out[c] = k - 1
+    return out
+
+
+def _set_adds(nat, wl, maxw, RANK, req_nat, req_wl, rank_floor):
+    """Lazily, ``_sets``: the cards (from ``nat``/``wl``, ``{card: count}``) to add to the required ones
+    to make a set. ``rank_floor``: the least rank of a set's naturals without required naturals (2, as
+    ``melds_in``), or also with them (``extensions`` has none: 0)."""
+    room = maxw - len(req_wl)
+    if room < 0:
+        return
+    if req_nat:
+        r = RANK[req_nat[0]]
+        for c in req_nat:
+            if RANK[c] != r:
+                return
+        if r < rank_floor:
+            return
+        groups = [Counter({c: k for c, k in nat.items() if RANK[c] == r})]
+        least = 0
+    else:
+        by = {}
+        for c, k in nat.items():
+            if RANK[c] >= 2:
+                by.setdefault(RANK[c], Counter())[c] = k
+        groups = list(by.values())
+        least = 1
+    if not groups:
+        return
+    wild_sets = _wild_upto(wl, room)
+    have = len(req_nat) + len(req_wl)
+    for cnt in groups:
+        for ns in _sub_multisets(cnt, least, 99):
+            n = have + len(ns)
+            for ws in wild_sets:
+                if n + len(ws) >= 3:
+                    yield ns + ws
+
+
+def _run_adds(nat, wl, maxw, RANK, SUIT, suits, req_nat, req_wl):
+    """Lazily, ``_runs``: the cards (from ``nat``/``wl``, ``{card: count}``) to add to the required
+    ones to make a sequence; the windows walked are those holding every required place (and with
+    enough cards to fill them), the others give nothing in ``_runs`` either."""
+    if req_nat:
+        s0 = SUIT[req_nat[0]]
+        rranks = [RANK[c] for c in req_nat]
+        if s0 < 0 or any(SUIT[c] != s0 for c in req_nat) or len(set(rranks)) != len(rranks):
+            return
+        suits = (s0,)
+    else:
+        rranks = []
+    n_req = len(req_wl)
+    n_wl = sum(wl.values())
+    # required places when the window starts above 1 (an ace is 14) and when it starts at 1 (ace: 1)
+    hi_places = 0
+    for r in rranks:
+        hi_places |= 1 << r
+    lo_places = (hi_places & ~(1 << ACE)) | (1 << 1) if hi_places >> ACE & 1 else hi_places
+    r_hi_min = (hi_places & -hi_places).bit_length() - 1 if rranks else 99
+    r_hi_max = hi_places.bit_length() - 1 if rranks else 0
+    r_lo_max = lo_places.bit_length() - 1 if rranks else 0
+    n_rp = len(rranks)
+    plain = None
+    for s in suits:
+        at = {}
+        for c in nat:
+            if SUIT[c] == s:
+                r = RANK[c]
+                at.setdefault(r, c)
+                if r == ACE:
+                    at.setdefault(1, c)
+        if not at and not rranks:
+            continue
+        amask = 0
+        for p in at:
+            if p >= 0:
+                amask |= 1 << p
+        two = next((w for w in req_wl if SUIT[w] == s and RANK[w] == 2), None)
+        two_in_req = two is not None
+        if two is None:
+            two = next((w for w in wl if SUIT[w] == s and RANK[w] == 2), None)
+        if plain is None:
+            plain = (_wild_by_size(wl, maxw), n_req, ())
+        if two is None:
+            with_two = None
+        elif two_in_req:
+            with_two = (plain[0], n_req - 1, ())
+        else:
+            with_two = (_wild_by_size(_minus(wl, (two,)), maxw), n_req, (two,))
+        limit = min(maxw, n_wl + n_req)   # the most empty places wild cards may fill
+        two_any = with_two is not None
+        if rranks:   # lo from the highest down (windows grow to the left), then lo 1 (an ace low)
+            los = list(range(min(r_hi_min, 12), 1, -1)) + ([1] if r_lo_max <= MAX_PLACES else [])
+        else:
+            los = range(1, 13)
+        stop = False   # the lower windows above place 1 need too many cards: only lo 1 is left to try
+        for lo in los:
+            if stop and lo != 1:
+                continue
+            rpm = lo_places if lo == 1 else hi_places
+            first_hi = max(lo + 2, (r_lo_max if lo == 1 else r_hi_max))
+            has_two = two_any and lo <= 2
+            for hi in range(first_hi, min(lo + MAX_PLACES - 1, ACE) + 1):
+                win = ((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1)
+                if rpm & ~win:
+                    continue
+                omask = amask & win & ~rpm
+                n_opt = omask.bit_count()
+                L = hi - lo + 1
+                if L - n_rp - n_opt - has_two > limit:
+                    # too many places to fill even with every natural and wild; a larger window (higher
+                    # hi; for a window holding the required span, a lower lo too) has no fewer
+                    if hi == first_hi and rranks and lo > 1 and first_hi == r_hi_max and \
+                            L - n_rp - n_opt - two_any > limit:
+                        break_lo = True
+                    else:
+                        break_lo = False
+                    break
+                break_lo = False
+                if not n_rp and not n_opt:
+                    continue
+                opt = [p for p in range(lo, hi + 1) if omask >> p & 1]
+                for use_two in ((False, True) if has_two else (False,)):
+                    wb, fixed, extra_two = with_two if use_two else plain
+                    top = L - n_rp - use_two - fixed
+                    for k in range(min(n_opt, top), -1, -1):
+                        need = L - n_rp - k - use_two
+                        if need > maxw:
+                            break
+                        if k == 0 and not n_rp:
+                            break
+                        ws_list = wb.get(need - fixed, ())
+                        if not ws_list:
+                            break   # fewer naturals need more wild cards than there are
+                        for keep in itertools.combinations(opt, k):
+                            base = tuple(at[p] for p in keep) + extra_two
+                            for ws in ws_list:
+                                yield base + ws
+            else:
+                break_lo = False
+            if break_lo:
+                stop = True
+
+
+#: The hands split last (``_hand_of``): one decision asks the melds and each lay-off of one hand.
+_HANDS = {}
+
+
+def _hand_of(hand, wild, RANK, SUIT):
+    key = (hand, wild, id(RANK), id(SUIT))
+    try:
+        h = _HANDS.get(key)
+    except TypeError:   # an unhashable wild list
+        return _Hand(hand, wild, RANK, SUIT)
+    if h is None:
+        if len(_HANDS) >= 8:
+            _HANDS.clear()
+        h = _HANDS[key] = _Hand(hand, wild, RANK, SUIT)
+    return h
+
+
+class _Hand:
+    """A hand split once for searches: naturals and wild cards as ``{card: count}``, and what the quick
+    tests of ``possible`` read: each suit's places held by a natural (bit p for place p; an ace on 1 and
+    14), the wild 2s of each suit, the naturals of each rank."""
+
+    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "RANK", "SUIT")
+
+    def __init__(self, hand, wild, RANK, SUIT):
+        ws = wild if isinstance(wild, (set, frozenset)) else frozenset(wild)
+        nat, wl = {}, {}
+        for c in hand:
+            d = wl if c in ws else nat
+            d[c] = d.get(c, 0) + 1
+        self.nat, self.wl, self.wild, self.RANK, self.SUIT = nat, wl, ws, RANK, SUIT
+        self.n_wl = sum(wl.values())
+        places, by_rank = {}, {}
+        for c, k in nat.items():
+            r, su = RANK[c], SUIT[c]
+            by_rank[r] = by_rank.get(r, 0) + k
+            if su >= 0 and r >= 0:
+                places[su] = places.get(su, 0) | (1 << r) | ((1 << 1) if r == ACE else 0)
+        twos = {}
+        for c, k in wl.items():
+            if RANK[c] == 2 and SUIT[c] >= 0:
+                twos[SUIT[c]] = twos.get(SUIT[c], 0) + k
+        self.places, self.twos, self.by_rank = places, twos, by_rank
+
+    def split(self, cards):
+        ws = self.wild
+        nat, wl = [], []
+        for c in cards:
+            (wl if c in ws else nat).append(c)
+        return nat, wl
+
+    def without(self, cards):
+        """``(naturals, wilds)`` left when ``cards`` are taken, or None when the hand lacks one."""
+        nat, wl = self.split(cards)
+        a = _minus(self.nat, nat)
+        b = _minus(self.wl, wl) if a is not None else None
+        return None if b is None else (a, b)
+
+    def _run_ok(self, su, req, cw, w_left, maxw):
+        """Whether a sequence of suit ``su`` may hold the places ``req`` (a bit mask, an ace as 14) and
+        the wild cards ``cw`` with cards added from the hand (``w_left`` wild cards left in it): some
+        smallest window holding the places, and a window no smaller than the others, has no more empty
+        places than wild cards may fill. A quick test: True may still find none."""
+        RANK, SUIT = self.RANK, self.SUIT
+        two = 1 if self.twos.get(su, 0) else 0
+        for w in cw:
+            if RANK[w] == 2 and SUIT[w] == su:
+                two = 1
+        if len(cw) - two > maxw:
+            return False
+        slack = min(maxw, w_left + len(cw)) + two   # empty places wild cards may fill (a 2 natural on its own)
+        held0 = self.places.get(su, 0)
+        m = req
+        while True:
+            held = held0 | m
+            lo, hi = (m & -m).bit_length() - 1, m.bit_length() - 1
+            if hi - lo < MAX_PLACES:
+                if hi - lo >= 2:
+                    if (hi - lo + 1) - (held & (((1 << (hi + 1)) - 1) ^ ((1 << lo) - 1))).bit_count() <= slack:
+                        return True
+                else:
+                    for x in range(max(1, hi - 2), min(lo, 12) + 1):
+                        if 3 - (held & (7 << x)).bit_count() <= slack:
+                            return True
+            if m is not req or not req >> ACE & 1:
+                return False
+            m = (req & ~(1 << ACE)) | (1 << 1)   # the ace low: place 1, the window starting there
+
+    def units(self, cn, cw, xn, xw, maxw, rank_floor, suits, cur):
+        """The cards of the hand (less ``cur``) that may join the required cards (naturals ``cn``,
+        wild cards ``cw``; ``xn``/``xw`` of them from this hand) in a set or a sequence, by the quick
+        tests of ``possible``: every card that does is listed (and perhaps some that do not)."""
+        RANK, SUIT = self.RANK, self.SUIT
+        left = _minus(self.nat, xn)
+        wl = _minus(self.wl, xw)
+        if left is None or wl is None:
+            return ()
+        w_left = self.n_wl - len(xw)
+        have = len(cn) + len(cw)
+        room = maxw - len(cw)
+        out = []
+        if cn:
+            r0, s0 = RANK[cn[0]], SUIT[cn[0]]
+            same_rank = r0 >= rank_floor and all(RANK[c] == r0 for c in cn)
+            cnt = self.by_rank.get(r0, 0) - len(xn) if same_rank else 0
+            set_nat = same_rank and room >= 0 and have + cnt + min(w_left, room) >= 3
+            set_wild = same_rank and room >= 1 and have + 1 + cnt + min(w_left - 1, room - 1) >= 3
+            ranks = {RANK[c] for c in cn}
+            run = s0 >= 0 and len(ranks) == len(cn) and min(ranks) >= 1 and all(SUIT[c] == s0 for c in cn)
+            req = 0
+            for r in ranks:
+                req |= 1 << r
+            for u in left:
+                r = RANK[u]
+                if set_nat and r == r0 or run and SUIT[u] == s0 and r not in ranks and r >= 1 and \
+                        self._run_ok(s0, req | (1 << r), cw, w_left, maxw):
+                    out.append(u)
+            if set_wild or run:
+                for u in wl:
+                    if set_wild or self._run_ok(s0, req, cw + [u], w_left - 1, maxw):
+                        out.append(u)
+            return out
+        best = 0
+        for r, k in self.by_rank.items():
+            if r >= 2 and k > best:
+                best = k
+        for u in left:
+            r, su = RANK[u], SUIT[u]
+            if r >= 2 and room >= 0 and have + self.by_rank[r] + min(w_left, room) >= 3 or \
+                    su >= 0 and r >= 1 and su in suits and self._run_ok(su, 1 << r, cw, w_left, maxw):
+                out.append(u)
+        for u in wl:
+            if best and room >= 1 and have + 1 + best + min(w_left - 1, room - 1) >= 3 or \
+                    any(self._run_ok(su, m & -m, cw + [u], w_left - 1, maxw)
+                        for su, m in self.places.items() if su in suits for m in _bits(m)):
+                out.append(u)
+        return out
+
+    def possible(self, cn, cw, xn, xw, maxw, rank_floor, suits):
+        """False when no set and no sequence holds the required cards (naturals ``cn`` and wilds ``cw``,
+        of which ``xn``/``xw`` come from this hand; the others are on the table) with cards added from
+        the rest of the hand: a quick test before ``_set_adds``/``_run_adds`` walk them (True may
+        still find none). Sets: exact (enough naturals of the rank and wild cards). Sequences: the
+        smallest windows holding the required places (any larger one needs more cards to fill)."""
+        RANK, SUIT = self.RANK, self.SUIT
+        w_left = self.n_wl - len(xw)            # wild cards of the hand still to add
+        have = len(cn) + len(cw)
+        room = maxw - len(cw)
+        if cn:
+            r = RANK[cn[0]]
+            if room >= 0 and r >= rank_floor and all(RANK[c] == r for c in cn) and \
+                    have + self.by_rank.get(r, 0) - len(xn) + min(w_left, room) >= 3:
+                return True
+            su = SUIT[cn[0]]
+            req = 0
+            for c in cn:
+                r = RANK[c]
+                if SUIT[c] != su or r < 1 or req >> r & 1:
+                    return False
+                req |= 1 << r
+            return su >= 0 and self._run_ok(su, req, cw, w_left, maxw)
+        if room >= 0 and any(r >= 2 and have + k + min(w_left, room) >= 3 for r, k in self.by_rank.items()):
+            return True
+        return any(self._run_ok(su, m & -m, cw, w_left, maxw) for su, m in self.places.items() if su in suits
+                   for m in _bits(m))
+
+
+def _bits(m):
+    """Each set bit of ``m`` as its own mask, low to high."""
+    while m:
+        b = m & -m
+        yield b
+        m ^= b
+
+
+class MeldsIn(CardSetSearch):
+    """The value of ``melds_in(hand, wild, k)``: every set and sequence of 3+ cards from ``hand`` with
+    at most ``k`` stand-ins (module doc), listed like ``melds_in``, searchable by the cards they hold."""
+
+    __slots__ = ("hand", "wild", "maxw", "RANK", "SUIT", "SORT_KEY", "_h", "_k")
+
+    def __init__(self, hand, wild, maxw, RANK, SUIT, SORT_KEY):
+        self.hand, self.wild, self.maxw = tuple(hand), wild, maxw
+        self.RANK, self.SUIT, self.SORT_KEY = RANK, SUIT, SORT_KEY
+        self._h = None
+
+    def _listing(self):
+        return melds_in(self.hand, self.wild, self.maxw, self.RANK, self.SUIT, self.SORT_KEY)
+
+    def _hand(self):
+        if self._h is None:
+            self._h = _hand_of(self.hand, self.wild, self.RANK, self.SUIT)
+            self._k = max(0, min(self.maxw, self._h.n_wl))
+        return self._h
+
+    def units(self, cur):
+        h = self._hand()
+        rn, rw = h.split(cur)
+        return h.units(rn, rw, rn, rw, self._k, 2, range(4), cur)
+
+    def _adds(self, nat, wl, req_nat, req_wl):
+        yield from _set_adds(nat, wl, self._k, self.RANK, req_nat, req_wl, 2)
+        yield from _run_adds(nat, wl, self._k, self.RANK, self.SUIT, range(4), req_nat, req_wl)
+
+    def containing(self, cur):
+        h = self._hand()
+        cur = tuple(cur)
+        rn, rw = h.split(cur)
+        if not h.possible(rn, rw, rn, rw, self._k, 2, range(4)):
+            return
+        left = h.without(cur)
+        if left is None:
+            return
+        for add in self._adds(left[0], left[1], rn, rw):
+            if len(cur) + len(add) >= 3:
+                yield cur + add
+
+    def holds(self, v):
+        h = self._hand()
+        if len(v) < 3 or h.without(v) is None:
+            return False
+        rn, rw = h.split(v)
+        return next(self._adds({}, {}, rn, rw), None) is not None
+
+
+class Extensions(CardSetSearch):
+    """The value of ``extensions(meld, hand, wild, k)``: the card sets of ``hand`` that make ``meld`` a
+    larger set or sequence with at most ``k`` stand-ins, listed like ``extensions``, searchable."""
+
+    __slots__ = ("meld", "hand", "wild", "maxw", "RANK", "SUIT", "SORT_KEY", "_h", "_m")
+
+    def __init__(self, meld, hand, wild, maxw, RANK, SUIT, SORT_KEY):
+        self.meld, self.hand, self.wild, self.maxw = tuple(meld), tuple(hand), wild, maxw
+        self.RANK, self.SUIT, self.SORT_KEY = RANK, SUIT, SORT_KEY
+        self._h = None
+
+    def _listing(self):
+        return extensions(self.meld, self.hand, self.wild, self.maxw, self.RANK, self.SUIT, self.SORT_KEY)
+
+    def _hand(self):
+        if self._h is None:
+            self._h = _hand_of(self.hand, self.wild, self.RANK, self.SUIT)
+            self._m = self._h.split(self.meld)
+        return self._h
+
+    def units(self, cur):
+        h = self._hand()
+        mnat, mwl = self._m
+        if not mnat:
+            return ()
+        cn, cw = h.split(cur)
+        return h.units(mnat + cn, mwl + cw, cn, cw, max(0, self.maxw), 0, (), cur)
+
+    def _adds(self, nat, wl, rn, rw):
+        maxw = max(0, self.maxw)
+        yield from _set_adds(nat, wl, maxw, self.RANK, rn, rw, 0)
+        yield from _run_adds(nat, wl, maxw, self.RANK, self.SUIT, (), rn, rw)
+
+    def containing(self, cur):
+        h = self._hand()
+        mnat, mwl = self._m
+        if not mnat:
+            return
+        cur = tuple(cur)
+        cn, cw = h.split(cur)
+        rn, rw = mnat + cn, mwl + cw
+        if not h.possible(rn, rw, cn, cw, max(0, self.maxw), 0, ()):
+            return
+        left = h.without(cur)
+        if left is None:
+            return
+        for add in self._adds(left[0], left[1], rn, rw):
+            if cur or add:
+                yield cur + add
+
+    def holds(self, v):
+        h = self._hand()
+        mnat, mwl = self._m
+        if not v or not mnat or h.without(v) is None:
+            return False
+        cn, cw = h.split(v)
+        return next(self._adds({}, {}, mnat + cn, mwl + cw), None) is not None
+
+
 def layout(cards, wild, RANK, SUIT, SORT_KEY):
     """A meld's cards as laid on the table: a sequence low to high with its wilds in place; a set
     naturals first (by suit), then wilds."""
@@ -444,7 +925,7 @@ BUILTIN_COST.update(ranks=lambda n: n, suits=lambda n: n, join=lambda n: n, run_
 def _install(comp):
     ns = comp.env.ns
     if ns is not None and "_m_run_wilds" not in ns:
-        ns.update(_m_run_wilds=run_wilds, _m_melds_in=melds_in, _m_extensions=extensions)
+        ns.update(_m_run_wilds=run_wilds, _m_melds_in=MeldsIn, _m_extensions=Extensions)
 
 
 def _cards_arg(comp, node, what):

@@ -50,7 +50,7 @@ from ...cards import SUIT_NAMES
 from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
                      py_param)
 from .base import MAX_LISTED, Step, _listing_too_large, _sub_multiset, step_type
-from ..choices import DIGITS, DONE_WORD, ActionSpaceError, literal_list, static_range
+from ..choices import DIGITS, DONE_WORD, ActionSpaceError, CardSetSearch, literal_list, static_range
 
 DONE = (-1, ())
 SKIP = (-2, ())
@@ -65,7 +65,7 @@ _TEXT_MEMO = 50_000
 
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
-                 "elem", "ordered", "cands", "srcs", "kmin_lit", "reason")
+                 "elem", "ordered", "cands", "search", "srcs", "kmin_lit", "reason")
 
 
 class _Action:
@@ -132,6 +132,56 @@ def _candidates(cands, kmin, kmax, zone, key, ordered):
         else:
             out.append(t)
     return out
+
+
+#: ``_witness`` found nothing.
+_NONE = object()
+
+
+def _without_cards(v, cur):
+    """The cards of ``v`` left when each card of ``cur`` is taken away once."""
+    rest = list(v)
+    for c in cur:
+        rest.remove(c)
+    return rest
+
+
+class _Searched:
+    """The card sets of a ``candidates:`` parameter whose value is a ``CardSetSearch`` (``melds_in``):
+    searched by the cards chosen so far instead of listed, each passing the count and zone checks of
+    ``_candidates`` (the same sets, display order)."""
+
+    __slots__ = ("search", "kmin", "kmax", "held", "key")
+
+    def __init__(self, search, kmin, kmax, zone, key):
+        self.search, self.kmin, self.kmax, self.key = search, kmin, kmax, key
+        held = {}
+        for c in zone:
+            held[c] = held.get(c, 0) + 1
+        self.held = held
+
+    def _ok(self, t):
+        if not self.kmin <= len(t) <= self.kmax:
+            return False
+        get = self.held.get
+        need = {}
+        for x in t:
+            k = need.get(x, 0) + 1
+            if k > get(x, 0):
+                return False
+            need[x] = k
+        return True
+
+    def containing(self, cur):
+        """The card sets holding ``cur`` (display order; a set may come twice)."""
+        key = self.key
+        for c in self.search.containing(cur):
+            t = tuple(sorted(c, key=key))
+            if self._ok(t):
+                yield t
+
+    def __contains__(self, v):
+        return self._ok(v) and self.search.holds(v)
 
 
 def _distinct_values(vals):
@@ -349,7 +399,7 @@ class Turns(Step):
             kind = kinds[0]
             P = _Param()
             P.name, P.kind = pname, kind
-            P.where = P.values = P.cands = P.srcs = P.kmin_lit = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
+            P.where = P.values = P.cands = P.search = P.srcs = P.kmin_lit = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
             P.ordered = False
             P.reason = " ".join(str(pspec["reason"]).split()) if pspec.get("reason") is not None else None
             var = py_param(pname)
@@ -401,6 +451,8 @@ class Turns(Step):
                                       f"{zsrc}, SORT_KEY.__getitem__, {P.ordered}){wf}]:", []))
                         P.cands = comp.function(f"[_c for _c in _t_cands({cand.src}, {kmin.src}, {kmax.src}, "
                                                 f"{zsrc}, SORT_KEY.__getitem__, {P.ordered}){wf}]", cur)
+                        if not where and not P.ordered:   # the raw value: a CardSetSearch is searched, not listed
+                            P.search = comp.function(cand.src, cur)
                     else:
                         loops.append((f"for {var} in {'_t_perms' if P.ordered else '_t_combos'}"
                                       f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
@@ -715,41 +767,41 @@ class Turns(Step):
 
     def random_move(self, s, rng):
         """A random legal move made of uniformly random small choices (docs/actions.md): the first
-        chunk by rejection (a random candidate, checked; the first legal one is uniform among the legal
-        ones) so that an action's cards are searched only when it is drawn, then each later chunk
-        uniformly among the legal ones."""
+        chunk uniformly among the legal first chunks, by rejection (a random candidate, checked; the
+        first legal one is uniform among the legal ones), then each later chunk uniformly among the
+        legal ones: the move a player drawing each small choice uniformly among ``legal_action_ids()``
+        would make."""
         memo = {}
         kind, acts = self._phase_actions(s)
         seat = s.ts[ACTOR]
-        kinds = list(acts)
+        cands = []
+        for a in acts:
+            if a.params and self._merged(a.params[0]):
+                cands += [(a, u) for u in self._units(s, a, 0, seat, (), (), memo, cheap=True)]
+            else:
+                cands.append((a, None))
         if kind == "any" or kind == "optional":
-            kinds.append(None)
+            cands.append(None)
         rnd = rng.random
         pos = None
-        while kinds and pos is None:   # a random action kind (or done/skip), then a random first chunk of it
-            i = int(rnd() * len(kinds))
-            a = kinds[i]
-            kinds[i] = kinds[-1]
-            kinds.pop()
-            if a is None:
+        while cands:
+            i = int(rnd() * len(cands))
+            c = cands[i]
+            cands[i] = cands[-1]
+            cands.pop()
+            if c is None:
                 return DONE if kind == "any" else SKIP
+            a, u = c
             if not a.params:
                 if self._check(s, a, seat, ()):
                     return (a.index, ())
-                continue
-            if not self._merged(a.params[0]):
+            elif u is None:
                 if self._feasible(s, a, 0, seat, (), (), memo):
                     pos = (a.index, 0, (), ())
-                continue
-            units = self._units(s, a, 0, seat, (), (), memo, cheap=True)
-            while units:
-                i = int(rnd() * len(units))
-                u = units[i]
-                units[i] = units[-1]
-                units.pop()
-                if self._feasible(s, a, 0, seat, (), (u,), memo):
-                    pos = (a.index, 0, (u,), ())
                     break
+            elif self._feasible(s, a, 0, seat, (), (u,), memo):
+                pos = (a.index, 0, (u,), ())
+                break
         if pos is None:
             raise RuleFault(f"seat {seat} has no legal action")
         while True:
@@ -1083,6 +1135,12 @@ class Turns(Step):
         elif P.kind == "choice":
             vals = P.values(s, seat, *bound)
             out = vals if P.count == 1 else list(itertools.combinations(vals, P.count))
+        elif P.search is not None:
+            raw = P.search(s, seat, *bound)
+            kmin, kmax, zone, _ = P.values(s, seat, *bound)
+            key_ = s.game.deck.sort_key.__getitem__
+            out = _Searched(raw, kmin, kmax, zone, key_) if isinstance(raw, CardSetSearch) else \
+                _candidates(raw, kmin, kmax, zone, key_, False)
         elif P.cands is not None:
             out = P.cands(s, seat, *bound)
         else:
@@ -1106,6 +1164,9 @@ class Turns(Step):
         P = a.params[j]
         dom = self._domain(s, a, j, seat, bound, memo)
         if P.kind == "cards":
+            if dom.__class__ is _Searched:
+                yield from dom.containing(cur)
+                return
             if dom is not None:
                 if not cur:
                     yield from dom
@@ -1156,19 +1217,35 @@ class Turns(Step):
         except (TypeError, IndexError, KeyError, ValueError):
             return False
 
+    def _checked(self, s, a, seat, args, memo):
+        """``_check``, kept in ``memo``: the searches of one decision meet the same complete actions."""
+        key = ("c", a.index, args)
+        try:
+            r = memo.get(key)
+        except TypeError:   # a value that is a list
+            return self._check(s, a, seat, args)
+        if r is None:
+            r = memo[key] = self._check(s, a, seat, args)
+        return r
+
     def _feasible(self, s, a, j, seat, bound, cur, memo):
         """Whether some legal action has parameters ``bound``, then a value of parameter ``j`` consistent
         with ``cur``, then any later values."""
+        return self._witness(s, a, j, seat, bound, cur, memo) is not _NONE
+
+    def _witness(self, s, a, j, seat, bound, cur, memo):
+        """A value of parameter ``j`` consistent with ``cur`` that some legal action has (after ``bound``),
+        or ``_NONE``: ``_feasible``'s search, which stops at the first one."""
         key = ("f", a.index, j, bound, cur)
         r = memo.get(key)
         if r is not None:
             return r
-        r = False
+        r = _NONE
         last = j + 1 == len(a.params)
         for v in self._values(s, a, j, seat, bound, cur, memo):
             b = bound + (v,)
-            if self._check(s, a, seat, b) if last else self._feasible(s, a, j + 1, seat, b, (), memo):
-                r = True
+            if self._checked(s, a, seat, b, memo) if last else self._feasible(s, a, j + 1, seat, b, (), memo):
+                r = v
                 break
         memo[key] = r
         return r
@@ -1181,7 +1258,17 @@ class Turns(Step):
             kmin, kmax, zone, pool = P.values(s, seat, *bound)
             if len(cur) >= kmax:
                 return []
-            dom = None if cheap else self._domain(s, a, j, seat, bound, memo)
+            dom = None if cheap and P.search is None else self._domain(s, a, j, seat, bound, memo)
+            if dom.__class__ is _Searched:   # searched: the cards still held that it may add, each checked
+                some = dom.search.units(cur)
+                rest = list(pool)
+                for c in cur:
+                    if c in rest:
+                        rest.remove(c)
+                if some is not None:
+                    some = set(some)
+                    rest = [c for c in rest if c in some]
+                return sorted(set(rest), key=s.game.deck.sort_key.__getitem__)
             rest = list(pool) if dom is None else [c for v in dom for c in v]
             for c in cur:
                 if c in rest and dom is None:
@@ -1216,13 +1303,23 @@ class Turns(Step):
             return False
         b = bound + (v,)
         if j + 1 == len(a.params):
-            return self._check(s, a, seat, b)
+            return self._checked(s, a, seat, b, memo)
         return self._feasible(s, a, j + 1, seat, b, (), memo)
 
     def _normalize(self, s, ai, j, cur, bound, memo):
         """``(j, cur, bound, adds, end_ok, move)``: the position with fixed-size parameters that are full
         (and lists that cannot go on) closed; ``adds``: (word, unit) that may come next; ``end_ok``: the
         list in progress may end (``done``); ``move``: the complete action (else None)."""
+        key = ("n", ai, j, cur, bound)
+        try:
+            got = memo.get(key)
+        except TypeError:   # a value that is a list
+            return self._normalized(s, ai, j, cur, bound, memo)
+        if got is None:
+            got = memo[key] = self._normalized(s, ai, j, cur, bound, memo)
+        return got
+
+    def _normalized(self, s, ai, j, cur, bound, memo):
         a = self.actions[ai]
         seat = s.ts[ACTOR]
         m = len(a.params)
@@ -1237,11 +1334,19 @@ class Turns(Step):
                 continue
             adds = []
             unordered = P.kind == "cards" and not P.ordered or (P.kind == "choice" and P.count != 1)
+            covered = set()   # cards of an unordered set found legal with cur: each may come next
             for u in self._units(s, a, j, seat, bound, cur, memo):
                 nc = cur + (u,)
                 if unordered and P.kind == "cards":
                     nc = tuple(sorted(nc, key=s.game.deck.sort_key.__getitem__))
-                if self._feasible(s, a, j, seat, bound, nc, memo):
+                    if u in covered:
+                        adds.append((self._unit_word(s, P, u), u))
+                        continue
+                    w = self._witness(s, a, j, seat, bound, nc, memo)
+                    if w is not _NONE:
+                        adds.append((self._unit_word(s, P, u), u))
+                        covered.update(_without_cards(w, cur))   # w holds cur and each of them
+                elif self._feasible(s, a, j, seat, bound, nc, memo):
                     adds.append((self._unit_word(s, P, u), u))
             end_ok = size is None and self._can_end(s, a, j, seat, bound, cur, memo)
             if end_ok and not adds:
