@@ -190,3 +190,21 @@ def test_an_auction_number_range_past_the_cap_is_refused(tmp_path):
     for hi in (2 ** 63, 10 ** 12, 1 + MAX_NUMBER_VALUES):
         problems = _problems(tmp_path, text.replace(old, old.replace("max: 4", f"max: {hi}")))
         assert any(f"more than {MAX_NUMBER_VALUES:,} bids" in p.message for p in problems), problems
+
+
+def test_a_by_option_with_a_default_but_no_cases_is_refused(tmp_path):
+    """Seed 20261201, mutant 22978 (svoyi-koziri): `ranks: {by_option: cards, default: [7, 8, …]}` with its
+    `cases:` deleted was schema-checked as its default (a list) but, without cases, a by_option is the
+    option's value itself (docs/rulesets.md, by_option): the deck got `ranks: 32` and compiling raised
+    TypeError. The schema check now sees what the game will (the option's value, here a number where a
+    list is expected), and a default: that can never apply is reported at its line."""
+    problems = _problems(tmp_path, '''\
+extends: svoyi-koziri
+name: child
+deck:
+  ranks:
+    by_option: cards
+    default: [7, 8, 9, T, J, Q, K, A]
+''')
+    assert any("expected a list, found the number 32" in p.message and p.line == 5 for p in problems), problems
+    assert any("its default: is never used" in p.message and p.line == 6 for p in problems), problems

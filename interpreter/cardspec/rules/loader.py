@@ -810,12 +810,12 @@ def _collect_by_option(x, path, out: list):
 def _alternatives(node, options) -> list:
     """``(sub-path, value)`` each value a by_option mapping may take; the first is the one checked
     with the rest of the file (its default, else the option's own default)."""
+    if "cases" not in node:   # the option's value itself, as the Game resolves it (a default: is never used)
+        spec = options.get(node["by_option"])
+        return [((), spec.get("default") if isinstance(spec, dict) else None)]
     out = []
     if "default" in node:
         out.append((("default",), node["default"]))
-    elif "cases" not in node:
-        spec = options.get(node["by_option"])
-        out.append(((), spec.get("default") if isinstance(spec, dict) else None))
     cases = node.get("cases")
     if isinstance(cases, dict):
         out += [(("cases", k), v) for k, v in cases.items()]
@@ -854,6 +854,11 @@ def _schema_errors(data, pos: Positions, problems: list):
                                         f"did you mean '{close[0]}'?" if close else "declare it under options:"))
         elif "cases" in node and not isinstance(node["cases"], dict):
             problems.append(pos.problem(path + ("cases",), "cases: is a mapping of option value → value"))
+        elif "cases" not in node and "default" in node:   # fuzz 20261201:22978: checked as its default, run as the value
+            problems.append(pos.problem(path + ("default",), f"a by_option without cases: is the value of option "
+                                        f"'{node['by_option']}' itself, so its default: is never used",
+                                        "add cases: {VALUE: …} for the values that differ, or leave default: out",
+                                        key=True))
     if not nodes and _fast_check() is not None and _fast_check()(data):
         return []   # the usual case: nothing to substitute, and valid
     first = {path: _alternatives(node, options)[0] for path, node in nodes}
