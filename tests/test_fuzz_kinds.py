@@ -208,3 +208,22 @@ deck:
 ''')
     assert any("expected a list, found the number 32" in p.message and p.line == 5 for p in problems), problems
     assert any("its default: is never used" in p.message and p.line == 6 for p in problems), problems
+
+
+@pytest.mark.parametrize("text, said", [
+    ("play", "the text of action 'play'"),
+    ("PLAY", "the text of action 'play'"),
+    ("skip", "the word that passes a phase (pass:)"),
+    ("'   '", "has an empty text"),
+])
+def test_two_actions_written_alike_are_refused_at_the_text(tmp_path, text, said):
+    """Seed 20261201, mutant 23712 (eleusis-prophets): `prophesy` given `text: play` validated (validate's
+    random game then met it as an internal error: 'play' was listed as the prophecy and applied as the play
+    of cards, "'play' needs declare"). Every action of a step has a text of its own, not its done/pass word
+    either; a clash is a RulesetError at the second action's text."""
+    base = (Path(__file__).parents[1] / "rulesets" / "eleusis-prophets.yaml").read_text(encoding="utf-8")
+    old = "  prophesy:\n    text: prophet\n"
+    assert old in base
+    problems = _problems(tmp_path, base.replace(old, f"  prophesy:\n    text: {text}\n"))
+    line = base.splitlines().index("    text: prophet") + 1
+    assert any(said in p.message and p.line == line for p in problems), problems

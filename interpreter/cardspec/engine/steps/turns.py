@@ -305,6 +305,8 @@ class Turns(Step):
             if name not in used:
                 continue
             a = self._action(game, comp, name, spec, spaths[name])
+            if a is not None and not self._distinct_text(comp, a, spec, spaths[name]):
+                a = None
             if a is not None:
                 a.index = len(self.actions)
                 self.actions.append(a)
@@ -366,6 +368,27 @@ class Turns(Step):
         self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
 
     # ---- compiling an action kind -----------------------------------------------
+    def _distinct_text(self, comp, a, spec, path) -> bool:
+        """Whether action ``a``'s text can be told apart from the step's other actions and its done/skip
+        words: two actions written alike would list one and apply the other (fuzz seed 20261201, mutant
+        23712: Eleusis's `prophesy` with `text: play` listed 'play' and then refused it as the play of cards
+        that 'needs declare'). A problem at the action's text (or the action) for the second."""
+        if not a.words:
+            comp.problem(path + ("text",) if isinstance(spec, dict) and "text" in spec else path,
+                         f"action '{a.name}' has an empty text: a player could not write it")
+            return False
+        words = " ".join(a.words)
+        clash = next((b.name for b in self.actions if b.words == a.words), None)
+        what = (f"the text of action '{clash}'" if clash is not None else
+                "the word that ends a phase (done:)" if words == self.done_text.lower() else
+                "the word that passes a phase (pass:)" if words == self.skip_text.lower() else None)
+        if what is None:
+            return True
+        at = path + ("text",) if isinstance(spec, dict) and "text" in spec else path
+        comp.problem(at, f"action '{a.name}' is written '{words}', {what}: a player's text could not say which",
+                     "give each action of a step a text of its own (text: …)")
+        return False
+
     def _action(self, game, comp, name, spec, path):
         if spec is None:
             spec = {}
