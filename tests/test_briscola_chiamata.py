@@ -153,6 +153,23 @@ def test_all_pass_redeal_same_dealer():
     assert s.view(A)["zones"]["hand"][str(A)] != sorted(SPADES_DEAL[A].split())
 
 
+@pytest.mark.parametrize("players", [5, 6])
+def test_all_pass_on_the_first_deal_keeps_the_dealer_of_the_cut(players):
+    """Bidding: all pass -> "redealt by the same dealer", also on the first deal after the cut for the
+    dealer (Players and seating): the cut is not made again. With six, that dealer still sits out."""
+    g = game6() if players == 6 else game()
+    for seed in range(4):
+        s = g.new_state(seed=seed)
+        dealer = s.view(None)["dealer"]
+        for _ in range(players - (1 if players == 6 else 0)):
+            s.apply("pass")
+        v = s.view(None)
+        assert v["deal"] == 1 and v["dealer"] == dealer and v["system"]["redeals"] == 1
+        assert sum(1 for e in s.log_all() if e["type"] == "dealer") == 1
+        if players == 6:
+            assert v["system"]["sits_out"] == dealer
+
+
 # ---- Partners ------------------------------------------------------------------------------------------
 
 def test_declarer_holding_the_called_card_plays_alone():
