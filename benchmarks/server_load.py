@@ -18,7 +18,8 @@ It also times ``Store.append`` alone on the same back end (``--appends`` rows in
 store's cost per action, next to the difference in wall time per action with and without the store.
 
 With ``--hostile`` (issue 16) it measures what one client can do to another instead: a client
-sends ``hello`` every 50 ms and times each reply, first on a quiet server (``--baseline`` s), then
+sends ``hello`` every 50 ms and times each reply (in a process of its own: it shares no event loop or
+GIL with the attackers), first on a quiet server (``--baseline`` s), then
 while a hostile client, on four connections at once, (1) creates an Eleusis table whose dealer types
 a rule with four nested loops over the 104-card deck and has a child play (one judgement would take
 minutes), (2) asks for bots ``ismcts:infs`` and ``ismcts:100000000`` and then fills six tables with
@@ -321,8 +322,11 @@ async def hostile_flood(url, report):
             ", ".join(f"{v} {k}" for k, v in sorted(codes.items()))
 
 
-async def measure_hello(url, stop, lat, period=0.05):
+async def measure_hello(url, stop, lat, period=0.05, ready=None):
+    """Send hello every ``period`` s on one connection until ``stop`` is set; append each reply's latency (s)."""
     async with connect(url, max_size=None) as ws:
+        if ready is not None:
+            ready()
         i = 0
         while not stop.is_set():
             i += 1
@@ -331,6 +335,44 @@ async def measure_hello(url, stop, lat, period=0.05):
             await _recv_until(ws, lambda m: m.get("id") == i)
             lat.append(time.perf_counter() - t0)
             await asyncio.sleep(period)
+
+
+def main_measure(args):
+    """``--measure-hello URL``: the measuring client alone in its own process (it shares no event loop, and no
+    GIL, with the attackers); prints the latencies as JSON on stdout."""
+    lat = []
+
+    async def go():
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        loop.add_reader(sys.stdin.fileno(), stop.set)   # any line (or the end) on stdin: stop
+        await measure_hello(args.measure_hello, stop, lat, ready=lambda: print("ready", flush=True))
+    asyncio.run(go())
+    print(json.dumps(lat))
+
+
+async def _measurer(url):
+    """Start the measuring client in a separate process; returns ``stop()``, a coroutine that stops it and
+    gives its latencies (s)."""
+    proc = await asyncio.create_subprocess_exec(sys.executable, __file__, "--measure-hello", url,
+                                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    await proc.stdout.readline()   # "ready": connected, the first hello goes now
+
+    async def stop():
+        out, _ = await proc.communicate(b"stop\n")
+        return json.loads(out or b"[]")
+    return stop
+
+
+def _cpu_seconds(pid):
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc; None elsewhere): the server process
+    alone, without its worker processes."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 2)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _stats(lat):
@@ -348,14 +390,11 @@ async def run_hostile(args):
         if not line.startswith("cardspec: serving "):
             raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
         url = line.split()[-1].replace("http://", "ws://") + "ws"
-        quiet, loud, report = [], [], {}
-        stop = asyncio.Event()
-        m = asyncio.create_task(measure_hello(url, stop, quiet))
+        report = {}
+        stop = await _measurer(url)
         await asyncio.sleep(args.baseline)
-        stop.set()
-        await m
-        stop = asyncio.Event()
-        m = asyncio.create_task(measure_hello(url, stop, loud))
+        quiet = await stop()
+        stop = await _measurer(url)
         t0 = time.perf_counter()
         chosen = {"rule": hostile_rule, "bots": hostile_bots, "legal": hostile_legal, "flood": hostile_flood}
         attacks = asyncio.gather(*(chosen[a](url, report) for a in args.attacks.split(",")), return_exceptions=True)
@@ -364,9 +403,9 @@ async def run_hostile(args):
         except asyncio.TimeoutError:
             res = ["the attack did not finish within --timeout"]
         await asyncio.sleep(max(0.0, args.attack - (time.perf_counter() - t0)))   # bots keep searching meanwhile
-        stop.set()
-        await m
+        loud = await stop()
         errors = [repr(r) for r in res if r is not None]
+        server_cpu = _cpu_seconds(proc.pid)
     finally:
         proc.terminate()
         try:
@@ -375,6 +414,7 @@ async def run_hostile(args):
             proc.kill()
             err = ""
     return {"baseline": _stats(quiet), "under_attack": _stats(loud), "attack": report, "attack_errors": errors,
+            "load_average": os.getloadavg(), "server_process_cpu_s": server_cpu,
             "server_stderr_lines": len(err.strip().splitlines()), "server_stderr": err.strip()[-300:]}
 
 
@@ -392,6 +432,9 @@ def main_hostile(args):
             print(f"  {k}: {v}")
         for e in res["attack_errors"]:
             print("  attack error:", e)
+        la = res["load_average"]
+        print(f"load average (1, 5, 15 min) at the end: {la[0]:.1f} {la[1]:.1f} {la[2]:.1f}; the server process "
+              f"(its workers not counted) used {res['server_process_cpu_s']} s of CPU")
         print(f"server stderr: {res['server_stderr_lines']} lines" +
               (f"; last: {res['server_stderr']}" if res["server_stderr"] else ""))
     sys.exit(0 if res["under_attack"]["max_ms"] < 100 else 1)
@@ -416,7 +459,10 @@ def main():
     ap.add_argument("--attacks", default="rule,bots,legal,flood", help="--hostile: which attacks (comma-separated)")
     ap.add_argument("--baseline", type=float, default=3.0, help="--hostile: seconds of hellos before the attack")
     ap.add_argument("--attack", type=float, default=20.0, help="--hostile: seconds of hellos during the attack")
+    ap.add_argument("--measure-hello", metavar="URL", help=argparse.SUPPRESS)   # the measuring process of --hostile
     args = ap.parse_args()
+    if args.measure_hello:
+        return main_measure(args)
     if args.hostile:
         args.timeout = min(args.timeout, 120.0)
         return main_hostile(args)

@@ -478,6 +478,8 @@ def replay(scenario, as_json, option):
               help="Cap of ismcts:Xs (seconds per move).")
 @click.option("--max-call-seconds", type=click.FloatRange(0.1, 600), default=5.0, show_default=True,
               help="CPU seconds one engine call (an action with its judgement, a bot move, a listing) may take.")
+@click.option("--max-call-memory", type=click.IntRange(16, 1 << 20), default=1024, show_default=True, metavar="MB",
+              help="--http: megabytes a worker process may grow by in one call (a bot move, a listing, a typed rule).")
 @click.option("--store", default="sqlite:///cardspec-tables.db", show_default=True, metavar="URL",
               help="Where tables are kept so a restart loses none: sqlite:///PATH, postgresql://USER@HOST/DB, "
                    "or none (memory only).")
@@ -485,7 +487,7 @@ def replay(scenario, as_json, option):
               help="A page origin allowed to open WebSockets (repeatable; '*': any). Default: the same host only.")
 def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, max_tables_per_client,
           max_tables_per_address, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
-          allow_origin, store):
+          max_call_memory, allow_origin, store):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
     from .protocol import Limits
     from .store import open_store
@@ -495,7 +497,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
                     bot_delay=bot_delay, max_tables_per_client=max_tables_per_client,
                     max_tables_per_address=max_tables_per_address,
                     max_connections_per_address=max_connections_per_address, max_bot_iterations=max_bot_iterations,
-                    max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds)
+                    max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds,
+                    max_call_memory=max_call_memory << 20)
     if not stdio:
         from .server import parse_address
         try:

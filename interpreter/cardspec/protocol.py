@@ -61,8 +61,9 @@ CODES = {
     "action/not_your_turn": "another seat (to_act) must act now",
     "action/illegal": "not a legal action now; legal lists the legal ones",
     "action/game_over": "the match is over",
-    "table/over_budget": "the request took more than max_call_seconds of CPU (a typed rule, a bot or a listing "
-                         "too costly for this server); after an action the table is closed (reason over_budget)",
+    "table/over_budget": "the request took more than max_call_seconds of CPU, or more than max_call_memory of "
+                         "memory (a typed rule, a bot or a listing too costly for this server); after an action, "
+                         "or a bot move that could not be made, the table is closed (reason over_budget)",
     "session/limit": "this connection joined too many tables",
     "server/internal": "a bug in the server; the message says what (no traceback)",
 }
@@ -96,7 +97,9 @@ class Limits:
     ``max_connections_per_address`` bounds connections (HTTP and WebSocket) from one address and
     ``max_connections`` all of them; a connection that has not sent a whole request within
     ``connection_timeout`` seconds is closed, and a WebSocket that joined no table and sent nothing
-    for ``idle_timeout``.
+    for ``idle_timeout``. One engine call may take ``max_call_seconds`` of CPU and, in the HTTP
+    server's worker processes (``cardspec.workers``), grow a worker's memory by ``max_call_memory``
+    bytes (None: no bound).
     """
 
     max_tables: int = 200
@@ -115,6 +118,7 @@ class Limits:
     connection_timeout: float = 5.0
     max_call_seconds: float = 5.0
     max_legal_listed: int = 500
+    max_call_memory: int | None = 1 << 30
 
     def public(self) -> dict:
         return {"max_tables": self.max_tables, "max_message_bytes": self.max_message_bytes,
@@ -421,8 +425,13 @@ class Table:
         self.store = None           # a cardspec.store.Store: every action is written before it is acknowledged
         self.applied = []           # (seat, canonical text) of every action, in order
         self.game = _load_game(ruleset, players, options)
-        if "_SR_RULES" in self.game.ns:   # rules typed at run time are compiled into their Game (cardspec._secret):
+        self.private = "_SR_RULES" in self.game.ns
+        if self.private:   # rules typed at run time are compiled into their Game (cardspec._secret):
             self.game = _load_game(ruleset, players, options, private=True)   # a Game of its own, freed with the table
+        #: None, or what runs this table's heavy calls elsewhere (``cardspec.workers.RemoteEngine``: the HTTP
+        #: server's worker processes): legal-action listings, bot moves, and the first try of an action
+        #: at a table with rules typed during play. ``remote.call(table, op, **args)`` raises ProtocolError.
+        self.remote = None
         self.state = self.game.new_state(seed=seed)
         self.bot_specs = bots
         self.bots = {s: (RandomBot(seed=f"{seed}-bot-{s}") if spec == "random" else
@@ -494,23 +503,47 @@ class Table:
         if st.to_act != seat:
             raise ProtocolError("action/not_your_turn", f"seat {seat}: not your turn (seat {st.to_act} is to act)",
                                 to_act=st.to_act)
+        if self.private and self.remote is not None:
+            # A rule typed now is compiled, and a card judged, by a worker first: this process applies only an
+            # action the worker accepted (``cardspec.workers``), so a costly rule never runs here.
+            tried = self.remote.call(self, "try_act", seat=seat, action=action, limit=self.max_legal)
+            if tried[0] == "over":
+                raise ProtocolError("action/game_over", "the match is over", scores=tried[1])
+            if tried[0] == "illegal":
+                self._illegal(tried[1], tried[2], tried[3])
+            action = tried[1]
         try:
             st.apply(action, seat)   # a look-up when the legal actions are listed, else parsed (no listing)
         except GameOver:
             raise ProtocolError("action/game_over", "the match is over", scores=st.scores()) from None
         except IllegalAction as e:
-            legal = st.legal_actions()
-            extra = {"legal_count": len(legal)} if len(legal) > self.max_legal else {}
-            msg = str(e)
-            if len(msg) > 2000:
-                msg = msg[:2000] + f"… ({len(legal)} legal actions; get_legal lists them)"
-            raise ProtocolError("action/illegal", msg, legal=legal[:self.max_legal], **extra) from None
+            count, head = self.legal_head(seat)
+            self._illegal(str(e), count, head)
         text = st.history[-1]
         if self.store is not None:
             self._persist(seat, text)
         self.applied.append((seat, text))
         self._changed()
         return text
+
+    def _illegal(self, msg: str, count: int, head: list):
+        """Raise the ``action/illegal`` error: the message, at most ``max_legal`` legal actions, and their
+        number (``legal_count``) when there are more."""
+        extra = {"legal_count": count} if count > self.max_legal else {}
+        if len(msg) > 2000:
+            msg = msg[:2000] + f"… ({count} legal actions; get_legal lists them)"
+        raise ProtocolError("action/illegal", msg, legal=head[:self.max_legal], **extra) from None
+
+    def legal_head(self, seat) -> tuple[int, list]:
+        """``(number of legal actions, the first max_legal)`` of ``seat`` ((0, []) unless it is to act); in a
+        worker process when the table has one (``remote``)."""
+        if seat is None or self.state.to_act != seat:
+            return 0, []
+        if self.remote is not None:
+            count, head = self.remote.call(self, "legal_head", seat=seat, limit=self.max_legal)
+            return count, head
+        legal = self.state.legal_actions()
+        return len(legal), legal[:self.max_legal]
 
     def _persist(self, seat: int, text: str):
         """Write the action just applied to the store before it is acknowledged; if the write fails, the
@@ -573,7 +606,11 @@ class Table:
         seat = self.bot_to_act()
         if seat is None:
             return None
-        return self.act(seat, self.bot_choice(seat, self.bot_for(seat)), now, decision=len(self.applied))
+        if self.remote is not None:
+            action = self.remote_bot_move(seat)[1]
+        else:
+            action = self.bot_choice(seat, self.bot_for(seat))
+        return self.act(seat, action, now, decision=len(self.applied))
 
     def bot_choice(self, seat: int, bot) -> str:
         """The action ``bot`` (``bot_for(seat)``) chooses for ``seat`` (reads the state, changes nothing)."""
@@ -588,6 +625,16 @@ class Table:
         number) alone, so a replayed table goes on the same way."""
         legal = self.state.legal_actions()
         return random.Random(f"{self.seed}-timeout-{seat}-{len(self.applied)}").choice(legal)
+
+    def remote_bot_move(self, seat: int) -> tuple[str, str]:
+        """The move of the bot to act at ``seat``, made in a worker process (``remote``): ``("move", text)``,
+        or ``("timeout", text)`` when its search ran past the CPU budget (``timeout_move``'s move, chosen
+        there too). Seeded as ``bot_for``, so the move is the one this process would have made. Raises
+        ``ProtocolError`` (``table/over_budget``: even the timeout move could not be listed)."""
+        decision = len(self.applied)
+        spec = "random" if type(self.bots[seat]) is RandomBot else self.bot_specs[seat]
+        return tuple(self.remote.call(self, "bot", seat=seat, spec=spec, seed=f"{self.seed}-bot-{seat}-{decision}",
+                                      timeout_seed=f"{self.seed}-timeout-{seat}-{decision}"))
 
     def bot_for(self, seat: int):
         """The bot that makes ``seat``'s next decision, seeded from (seed, seat, decision number) alone, so
@@ -632,24 +679,26 @@ class Table:
         st = self.state
         v = st.view(seat, legal=False)
         if seat is not None and st.to_act == seat:
-            legal = st.legal_actions()
-            if len(legal) > self.max_legal:
-                v["legal_actions"] = legal[:self.max_legal]
-                v["legal_count"] = len(legal)
+            count, head = self.legal_head(seat)
+            v["legal_actions"] = head
+            if count > self.max_legal:
+                v["legal_count"] = count
                 v["legal_more"] = True
-            else:
-                v["legal_actions"] = legal
         return v
 
     def legal_page(self, seat, offset: int = 0, limit: int | None = None, prefix: str = "") -> dict:
         """The legal actions of ``seat`` (empty unless it is to act) that start with ``prefix``
         (case-insensitive), ``limit`` (at most ``max_legal``) from ``offset``: ``{count, offset, actions}``."""
+        limit = self.max_legal if limit is None else max(0, min(limit, self.max_legal))
+        if self.remote is not None:
+            if seat is None or self.state.to_act != seat:
+                return {"count": 0, "offset": offset, "actions": []}
+            return self.remote.call(self, "legal_page", seat=seat, offset=offset, limit=limit, prefix=prefix)
         st = self.state
         legal = st.legal_actions() if seat is not None and st.to_act == seat else []
         if prefix:
             p = prefix.lower()
             legal = [a for a in legal if a.lower().startswith(p)]
-        limit = self.max_legal if limit is None else max(0, min(limit, self.max_legal))
         return {"count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
 
     def update(self, seat, since: int) -> tuple[dict, list, int]:
@@ -686,6 +735,7 @@ class Registry:
         self.on_close = None
         self.store = store          # cardspec.store.Store, or None: tables live in memory only
         self.unavailable = {}       # table id -> why a stored table was not restored
+        self.remote = None          # given to every table (Table.remote): the HTTP server's worker processes
 
     def create(self, msg: dict, client=None, address=None) -> Table:
         """A new table from a ``create`` message (already schema-checked). Raises ``ProtocolError``.
@@ -760,10 +810,23 @@ class Registry:
         t = Table(plan["id"], name, players, options, plan["seed"], plan["seed_given"], plan["bots"],
                   plan["bot_delay"], self.clock(), max_legal=self.limits.max_legal_listed)
         t.client, t.address = plan["client"], plan["address"]
+        t.remote = self.remote
         return t
 
     def register(self, t: Table) -> Table:
-        """Open a built table: stored (when the registry has a store), listed, followed, its bots started."""
+        """Open a built table: stored (when the registry has a store, unless ``store_new`` did it already),
+        listed, followed, its bots started."""
+        self.store_new(t)
+        self.tables[t.id] = t
+        if self.on_change is not None:
+            t.listeners.add(self.on_change)
+            self.on_change(t)
+        return t
+
+    def store_new(self, t: Table) -> Table:
+        """Write a built table to the store (nothing without a store, or when done). Touches no shared
+        state of the registry, so a server calls it off its event loop. Raises ``ProtocolError``
+        ``store/error`` (then the table is not opened)."""
         if self.store is not None and t.store is None:
             from .store import StoreError
             rec = TableRecord(id=t.id, ruleset=t.ruleset, ruleset_hash=ruleset_digest(t.ruleset),
@@ -776,10 +839,6 @@ class Registry:
             except StoreError as e:
                 raise ProtocolError("store/error", f"the table could not be stored, so it was not opened: {e}") from None
             t.store = self.store
-        self.tables[t.id] = t
-        if self.on_change is not None:
-            t.listeners.add(self.on_change)
-            self.on_change(t)
         return t
 
     def restore(self) -> dict:
@@ -819,6 +878,7 @@ class Registry:
                       bool(meta.get("seed_given")), rec.bots, float(meta.get("bot_delay", 0.0)),
                       self.clock(), max_legal=self.limits.max_legal_listed,
                       token_hashes=rec.token_hashes, seed_salt=meta.get("seed_salt"))
+            t.remote = self.remote
             t.replay(stored.actions)
         except ProtocolError as e:
             return None, e.message
@@ -892,20 +952,30 @@ class Registry:
         """Close a table: marked closed in the store (unless ``stored`` is False: another process closed it
         there already), dropped, its followers told."""
         table.closed = reason
-        if table.store is not None and not stored:
-            table.store.release(table.id)
-        elif table.store is not None:
-            from .store import StoreError
-            try:
-                table.store.close(table.id, reason)
-            except StoreError as e:   # closing is bookkeeping: the table is gone from memory either way
-                print(f"cardspec serve: {e}", file=sys.stderr, flush=True)
+        if table.store is not None:
+            self.background(functools.partial(self._store_closed, table.store, table.id, reason, stored))
         self.tables.pop(table.id, None)
+        if table.remote is not None:
+            table.remote.forget(table)
         table.version += 1
         table._info = {**table._info, "version": table.version}
         for cb in list(table.listeners):
             cb(table)
         table.listeners.clear()
+
+    #: how ``close`` runs its store write: at once (stdio), or off the event loop (the HTTP server sets it)
+    background = staticmethod(lambda fn: fn())
+
+    @staticmethod
+    def _store_closed(store, table_id, reason, stored):
+        from .store import StoreError
+        try:
+            if stored:
+                store.close(table_id, reason)
+            else:
+                store.release(table_id)
+        except StoreError as e:   # closing is bookkeeping: the table is gone from memory either way
+            print(f"cardspec serve: {e}", file=sys.stderr, flush=True)
 
     def listing(self) -> list:
         return [t.info() for t in self.tables.values()]
@@ -970,7 +1040,8 @@ class Session:
             if kind == "create":
                 plan = self.registry.plan(msg, client=None if self.address is None else self.key,
                                           address=self.address)
-                t = await run(None, lambda: self.registry.build(plan), owner=self.address or self.key)
+                t = await run(None, lambda: self.registry.store_new(self.registry.build(plan)),
+                              owner=self.address or self.key)
                 out = [self._created(self.registry.register(t))]
             elif kind in self.ENGINE_MESSAGES:
                 t = self.registry.get(msg["table"])

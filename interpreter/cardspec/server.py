@@ -13,8 +13,11 @@ An ASGI app (Starlette) served by uvicorn:
 
 The engine's work (creating a table, an action and its judgement, views with their legal actions,
 bot moves) runs off the event loop in ``EngineRunner``: one thread per call, one call per table at
-a time, a fair share of threads per owner, and a CPU budget per call (``max_call_seconds``), so no
-client can freeze the others. Bots play server-side, one move per ``bot_delay`` seconds per table.
+a time, a fair share of threads per owner, and a CPU budget per call (``max_call_seconds``); the
+work whose cost a client controls (bot moves, legal-action listings, rules typed during play) runs
+from those threads in worker processes (``cardspec.workers``), each call within the CPU budget and
+a memory bound (``max_call_memory``), so no client can freeze the others by holding this process's
+GIL. Bots play server-side, one move per ``bot_delay`` seconds per table.
 Tables idle for
 ``idle_timeout`` seconds are closed by a reaper task. Messages over ``max_message_bytes`` get a
 ``message/too_large`` error; frames over 16× that close the connection (WebSocket code 1009).
@@ -27,7 +30,6 @@ import ctypes
 import functools
 import logging
 import queue
-import random
 import socket
 import sys
 import threading
@@ -41,9 +43,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .players import RandomBot
 from .protocol import (Limits, ProtocolError, Registry, Session, _validator, encode, internal_error, parse_message,
                        ruleset_catalogue, schemas)
+from .workers import RemoteEngine, WorkerPool, wall_limit
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 
@@ -162,8 +164,9 @@ class EngineRunner:
     - waits for a slot: at most ``per_owner`` calls at once for the tables of one owner (the address,
       or connection, that created them) and ``workers`` in all, so one client's slow tables cannot take
       every thread;
-    - gets ``budget`` CPU seconds (``Limits.max_call_seconds``, the thread's own CPU clock; and 4× that
-      plus 1 s of wall time). Past it the call is interrupted (``OverBudget`` raised in its thread) and
+    - gets ``budget`` CPU seconds (``Limits.max_call_seconds``, the thread's own CPU clock; and, as a
+      backstop, ``cardspec.workers.wall_limit(budget)`` + 5 s of wall time: a thread waiting for a worker
+      process uses no CPU, and the worker has its own limits). Past it the call is interrupted (``OverBudget`` raised in its thread) and
       ``ProtocolError`` ``table/over_budget`` raised here; a call that changes the state (``mutates``)
       may have left it half done, so its table is closed (reason ``over_budget``).
     """
@@ -224,7 +227,9 @@ class EngineRunner:
         loop = asyncio.get_running_loop()
         job = _Job(fn, loop)
         self._pool.submit(job, self.workers)
-        wall = loop.time() + 4 * budget + 1
+        # A backstop only (the thread's CPU clock is the budget): a thread waiting for a worker process uses
+        # no CPU, and the worker has its own limits (cardspec.workers), which answer first.
+        wall = loop.time() + wall_limit(budget) + 5
         since = [None]   # when the job was interrupted
 
         def watch():   # every 0.1 s while the job runs: its CPU time against the budget
@@ -275,24 +280,27 @@ class BotRunner:
     claim_retry = 1.0
 
     def _prepare(self, t):
-        """In a worker: a random bot moves at once; a searching bot gets its view (None: no bot to act;
+        """In an engine thread: ``(seat, decision number)`` of the bot to act (None: no bot to act;
         "elsewhere": another server process sharing the store moves this table's bots)."""
         seat = t.bot_to_act()
         if seat is None:
             return None
         if t.store is not None and not t.store.claim(t.id):
             return "elsewhere"
-        bot = t.bot_for(seat)
-        if type(bot) is RandomBot:
-            t.play_bot(self.registry.clock())
-            return "moved"
-        return seat, bot, t.state.view(seat, log=bot.wants_log), len(t.applied)
+        return seat, len(t.applied)
+
+    @staticmethod
+    def _choose(t, seat):
+        """``("move" | "timeout", action)``: in a worker process (``Table.remote_bot_move``: the search within
+        the CPU budget, past it a random legal move from (seed, seat, decision)), or here without one."""
+        if t.remote is not None:
+            return t.remote_bot_move(seat)
+        return "move", t.bot_choice(seat, t.bot_for(seat))
 
     def _play(self, t, seat, action, decision):
         if t.closed is None and t.bot_to_act() == seat:
             if action is None:   # the search ran out of time: a random legal move, from (seed, seat, decision)
-                legal = t.state.legal_actions()
-                action = random.Random(f"{t.seed}-timeout-{seat}-{len(t.applied)}").choice(legal)
+                action = t.timeout_move(seat)
             t.act(seat, action, self.registry.clock(), decision=decision)
 
     async def _run(self, t):
@@ -301,21 +309,24 @@ class BotRunner:
                 await asyncio.sleep(t.bot_delay)
                 if t.closed is not None:
                     break
-                job = await self.engine.run(t, lambda: self._prepare(t), mutates=True)
+                job = await self.engine.run(t, lambda: self._prepare(t))
                 if job is None:
                     break
-                if job == "moved":
-                    continue
                 if job == "elsewhere":   # the process that holds the claim moves them; take over if it dies
                     await asyncio.sleep(self.claim_retry)
                     continue
-                seat, bot, view, decision = job
+                seat, decision = job
                 try:
-                    action = await self.engine.run(t, lambda: bot.act(view, view["legal_actions"]))
+                    kind, action = await self.engine.run(t, lambda: self._choose(t, seat))
                 except ProtocolError as e:
                     if e.code != "table/over_budget" or t.closed is not None:
                         raise
-                    action = None
+                    if t.remote is not None:   # not even a random legal move could be listed: the table ends
+                        self.registry.close(t, "over_budget")
+                        raise
+                    kind, action = "timeout", None
+                if kind == "timeout":
+                    self.engine.interrupted += 1
                 await self.engine.run(t, lambda: self._play(t, seat, action, decision), mutates=True)
         except ProtocolError as e:
             if e.code not in ("table/not_found", "table/over_budget"):   # else: the table closed meanwhile
@@ -564,6 +575,8 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     registry = Registry(limits, store=store)
     ws_counts: dict = {}
     engine = EngineRunner(registry)
+    workers = WorkerPool(engine.workers, memory=registry.limits.max_call_memory)
+    registry.remote = RemoteEngine(workers, registry.limits)
     runner = BotRunner(registry, engine)
     follower = StoreFollower(registry, engine)
     lim = registry.limits
@@ -582,6 +595,14 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
 
     registry.on_change = lambda t: soon(runner.changed, t)
 
+    def background(fn):
+        """Store writes of a closing table run in a thread: never on the event loop."""
+        if loops:
+            loops[0].call_soon_threadsafe(loops[0].run_in_executor, None, fn)
+        else:
+            fn()
+    registry.background = background
+
     async def reaper():
         period = max(0.05, min(lim.idle_timeout / 4, 30.0))
         while True:
@@ -592,6 +613,8 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     async def lifespan(app):
         loops[:] = [asyncio.get_running_loop()]
         await asyncio.to_thread(_warm_up)   # read every built-in, build every schema check, before the first message
+        # the worker processes (cardspec.workers) start meanwhile: the first call that needs one waits for it
+        threading.Thread(target=workers.start, name="cardspec-workers-start", daemon=True).start()
         if store is not None:
             done = registry.restore()
             print(f"cardspec: store {store.url}: {len(done['restored'])} open tables restored"
@@ -612,6 +635,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
             task.cancel()
             for t in list(runner.running.values()):
                 t.cancel()
+            await asyncio.to_thread(workers.shutdown)
 
     async def index(request):
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
@@ -731,6 +755,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     app.state.bots = runner
     app.state.engine = engine
     app.state.follower = follower
+    app.state.workers = workers
     return app
 
 

@@ -1,0 +1,210 @@
+"""issue 16 Deliver 5: the HTTP server's heavy engine calls run in worker processes (cardspec.workers), each
+within a CPU budget and a memory bound, so no client can freeze the others by holding the server's GIL.
+
+Real servers on loopback (tests/test_server.py's ``Server``: uvicorn in a thread of this process, its workers
+in processes of their own). Assertions are on what is answered and in which order, never on timings.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+
+pytest.importorskip("uvicorn")
+
+from cardspec.protocol import Registry, Session  # noqa: E402
+
+from test_server import Server  # noqa: E402
+
+
+def _wait(pred, seconds=60.0):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _eleusis_long_hands(ws, seed=2, hand=26):
+    """An Eleusis table whose seat to act has 26 cards: hundreds of thousands of legal plays (a listing of
+    seconds of CPU and over 100 MB). Returns (table id, tokens, the seat to act)."""
+    t = ws.ask({"type": "create", "ruleset": "eleusis-prophets", "players": 4, "seed": seed,
+                "options": {"hand_size": hand}})
+    assert t["type"] == "created", t
+    tid, toks = t["table"], t["tokens"]
+    r = ws.ask({"type": "act", "table": tid, "token": toks[str(t["to_act"])], "action": "rule colours_alternate"})
+    assert r["type"] == "accepted", r
+    return tid, toks
+
+
+def test_a_huge_listing_runs_in_a_worker_while_another_client_is_answered():
+    """issue 16 Found 5: a 464 k-action listing was computed in the server process (its GIL). It now runs in
+    a worker: another connection's hello is answered while it runs, then the view arrives, cut to
+    max_legal_listed with its full count."""
+    s = Server(max_call_seconds=30.0)   # a budget (and wall-clock limit) that a loaded test machine cannot miss
+    try:
+        hostile, other = s.ws(), s.ws()
+        tid, toks = _eleusis_long_hands(hostile)
+        seat = s.registry.get(tid).state.to_act
+        before = dict(s.app.state.workers.ops)
+        hostile.send({"type": "get_view", "table": tid, "token": toks[str(seat)], "id": 7})
+        assert _wait(lambda: s.app.state.workers.busy_pids(), 30)   # the listing is running in a worker
+        assert other.ask({"type": "hello"})["type"] == "welcome"
+        with pytest.raises(TimeoutError):        # answered before the listing is done
+            hostile.recv(timeout=0)
+        v = hostile.recv(timeout=120)
+        assert v["type"] == "view" and v["id"] == 7, v
+        assert v["view"]["legal_more"] and v["view"]["legal_count"] > 100000
+        assert len(v["view"]["legal_actions"]) == s.registry.limits.max_legal_listed
+        assert s.app.state.workers.ops.get("legal_head", 0) > before.get("legal_head", 0)
+    finally:
+        s.stop()
+
+
+def test_a_bot_at_its_cap_searches_in_a_worker_while_another_client_is_answered():
+    """issue 16 Found 5: searching bots at the caps held the server's GIL (ISMCTS in engine threads). The
+    search now runs in a worker: while it runs the table has not moved, and another connection is answered."""
+    s = Server()
+    try:
+        ws, other = s.ws(), s.ws()
+        t = ws.ask({"type": "create", "ruleset": "hearts", "seed": 4, "options": {"deals": 1},
+                    "bots": {"1": "ismcts:5000"}, "bot_delay": 0})
+        tid, toks = t["table"], t["tokens"]
+        table = s.registry.get(tid)
+        deadline = time.time() + 60
+        while table.state.to_act != 1 and time.time() < deadline:   # people play until the bot is to act
+            seat = table.state.to_act
+            if seat in (0, 2, 3):
+                ws.ask({"type": "act", "table": tid, "token": toks[str(seat)],
+                        "action": table.state.legal_actions()[0]})
+        assert table.state.to_act == 1
+        before = table.version
+        assert _wait(lambda: s.app.state.workers.busy_pids(), 30)   # the search is running in a worker
+        assert other.ask({"type": "hello"})["type"] == "welcome"
+        assert table.version == before          # answered while the bot had not moved yet
+        assert _wait(lambda: table.version > before, 120)
+        assert table.closed is None and table.applied[-1][0] == 1 and s.app.state.bots.errors == 0
+        assert s.app.state.workers.ops.get("bot", 0) >= 1
+    finally:
+        s.stop()
+
+
+def test_typed_rules_are_compiled_in_a_worker_first():
+    """issue 16 Deliver 5: a rule typed during play (Eleusis) is compiled and judged in a worker before this
+    process applies it; a rule the worker refuses (over the typed-rule cost bound) is never compiled here."""
+    s = Server()
+    try:
+        ws = s.ws()
+        t = ws.ask({"type": "create", "ruleset": "eleusis-prophets", "players": 4, "seed": 1})
+        tid, toks = t["table"], t["tokens"]
+        table = s.registry.get(tid)
+        known = len(table.game.ns["_SR_RULES"])
+        tries = s.app.state.workers.ops.get("try_act", 0)
+        slow = ("count(x in deck where count(y in deck where count(z in deck where x.rank + y.rank + z.rank "
+                "> card.rank) > 0) > 0) > 0")
+        r = ws.ask({"type": "act", "table": tid, "token": toks[str(t["to_act"])], "action": "write " + slow})
+        assert r["type"] == "error" and r["code"] == "action/illegal" and "steps" in r["message"], r
+        assert len(table.game.ns["_SR_RULES"]) == known and table.version == 0   # nothing compiled here
+        assert s.app.state.workers.ops["try_act"] == tries + 1
+        r = ws.ask({"type": "act", "table": tid, "token": toks[str(t["to_act"])],
+                    "action": "write card.suit != last.suit"})
+        assert r["type"] == "accepted", r
+        assert s.app.state.workers.ops["try_act"] == tries + 2
+        seat = table.state.to_act
+        v = ws.ask({"type": "get_view", "table": tid, "token": toks[str(seat)]})["view"]
+        r = ws.ask({"type": "act", "table": tid, "token": toks[str(seat)], "action": v["legal_actions"][0]})
+        assert r["type"] == "accepted", r      # a card judged: in the worker, then here
+        assert s.app.state.workers.ops["try_act"] == tries + 3 and table.closed is None
+    finally:
+        s.stop()
+
+
+def test_a_call_over_the_memory_bound_gets_a_coded_error_and_the_server_goes_on():
+    """issue 16 Deliver 5: a per-call memory bound. A listing that needs over 100 MB, on a server whose calls
+    may take 64 MB: table/over_budget naming the bound, its worker replaced, the table unchanged and open
+    (a read), and the server keeps serving others."""
+    s = Server(max_call_memory=64 << 20)
+    try:
+        hostile, other = s.ws(), s.ws()
+        tid, toks = _eleusis_long_hands(hostile)
+        table = s.registry.get(tid)
+        seat, version = table.state.to_act, table.version
+        hostile.send({"type": "get_view", "table": tid, "token": toks[str(seat)]})
+        r = hostile.recv(timeout=120)   # seconds of CPU in a worker, on a test machine that may be busy
+        assert r["type"] == "error" and r["code"] == "table/over_budget", r
+        assert "64 MB of memory" in r["message"] and "max_call_memory" in r["message"], r
+        assert s.app.state.workers.stats["over_memory"] >= 1
+        assert table.closed is None and table.version == version and table.state.to_act == seat
+        assert other.ask({"type": "hello"})["type"] == "welcome"
+        t = other.ask({"type": "create", "ruleset": "hearts", "options": {"deals": 1}, "bots": [1, 2, 3],
+                       "bot_delay": 0})
+        assert t["type"] == "created"
+        assert _wait(lambda: s.registry.get(t["table"]).state.to_act == 0, 60)
+        v = other.ask({"type": "get_view", "table": t["table"], "token": t["tokens"]["0"]})["view"]
+        r = other.ask({"type": "act", "table": t["table"], "token": t["tokens"]["0"], "action": v["legal_actions"][0]})
+        assert r["type"] == "accepted", r
+        assert _wait(lambda: len(s.app.state.workers.pids()) >= 1)
+    finally:
+        s.stop()
+
+
+def test_a_killed_worker_is_replaced_and_its_call_tried_again():
+    """issue 16 Deliver 5: kill -9 of a worker process, idle or in the middle of a bot's search: the server
+    goes on, the search is made again on another worker (the same move: seeded from seed, seat and decision),
+    and the table keeps playing."""
+    s = Server()
+    try:
+        ws = s.ws()
+        pool = s.app.state.workers
+        assert _wait(lambda: len(pool.pids()) == pool.size, 60)
+        os.kill(pool.pids()[0], signal.SIGKILL)                    # an idle worker
+        t = ws.ask({"type": "create", "ruleset": "hearts", "seed": 8, "options": {"deals": 1},
+                    "bots": {"1": "ismcts:3000", "2": "ismcts:3000", "3": "ismcts:3000"}, "bot_delay": 0})
+        tid, tok = t["table"], t["tokens"]["0"]
+        table = s.registry.get(tid)
+        lost = pool.stats["lost"]
+        killed = False
+        deadline = time.time() + 120
+        while time.time() < deadline and not killed:
+            if table.state.to_act == 0:
+                ws.ask({"type": "act", "table": tid, "token": tok, "action": table.state.legal_actions()[0]})
+                continue
+            busy = pool.busy_pids()
+            if busy and pool.ops.get("bot"):
+                os.kill(busy[0], signal.SIGKILL)                   # a worker in the middle of a search
+                killed = True
+            time.sleep(0.01)
+        assert killed
+        assert _wait(lambda: pool.stats["lost"] > lost, 60)
+        version = table.version
+        assert _wait(lambda: table.version > version or table.state.to_act == 0, 120)
+        assert table.closed is None and s.app.state.bots.errors == 0
+        assert ws.ask({"type": "hello"})["type"] == "welcome"
+        assert _wait(lambda: len(pool.pids()) >= 1)
+    finally:
+        s.stop()
+
+
+def test_a_bot_move_made_in_a_worker_is_the_move_made_in_process():
+    """The store's replay needs a bot's move to be a function of (seed, seat, decision number): the moves a
+    server's workers make are those an in-process table makes (tests/test_store_restart.py relies on it)."""
+    reg = Registry()
+    here = Session(reg, inline_bots=True).handle({"type": "create", "ruleset": "hearts", "seed": 11,
+                                                  "options": {"deals": 1}, "bots": {str(k): "ismcts:30" for k in
+                                                                                    range(4)}})[0]
+    local = reg.get(here["table"])
+    assert local.state.terminal
+    s = Server()
+    try:
+        ws = s.ws()
+        t = ws.ask({"type": "create", "ruleset": "hearts", "seed": 11, "options": {"deals": 1},
+                    "bots": {str(k): "ismcts:30" for k in range(4)}, "bot_delay": 0})
+        table = s.registry.get(t["table"])
+        assert _wait(lambda: table.state.terminal, 240)
+        assert table.applied == local.applied
+        assert s.app.state.workers.ops.get("bot", 0) >= len(local.applied)
+    finally:
+        s.stop()
