@@ -15,6 +15,14 @@ Both sides play one Hearts deal with a pass (OpenSpiel's ``hearts`` is one deal;
 about ``--seconds`` of whole deals; the ratio is cardspec / OpenSpiel (above 1: cardspec is faster).
 
 Usage: ``python benchmarks/rl.py [--seconds 5]`` (needs ``cardspec[rl]`` and ``open_spiel``).
+
+``python benchmarks/rl.py --callgrind N`` instead counts instructions (valgrind's callgrind, which do
+not move with the machine's load) of the action-id API against OpenSpiel's, like with like: every
+engine of ``benchmarks/hearts_games.py`` (``ids``, ``ids_log``, ``openspiel_ids``, ``openspiel``) run
+for N and 2N deals, (instructions(2N) - instructions(N)) / N per deal, and the ratios OpenSpiel /
+cardspec (above 1: cardspec runs fewer instructions). Both sides pass left (12 one-card passes,
+52 plays a deal); ``openspiel`` also draws the pass direction (no pass in a quarter of the deals)
+and samples each deal card through ``chance_outcomes()``, as the earlier figures did.
 """
 from __future__ import annotations
 
@@ -127,10 +135,42 @@ def openspiel_api_steps(seconds: float) -> tuple[float, int]:
     return _timed(play, seconds)
 
 
+def _instructions(engine: str, deals: int) -> int:
+    """Instructions (callgrind's Ir) of ``benchmarks/hearts_games.py DEALS ENGINE`` in this interpreter."""
+    import os
+    import re
+    import subprocess
+    here = Path(__file__).resolve().parent
+    env = dict(os.environ, PYTHONHASHSEED="0",
+               PYTHONPATH=os.pathsep.join([str(here.parent / "interpreter"), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                          str(here / "hearts_games.py"), str(deals), engine], env=env, capture_output=True, text=True)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or m is None:
+        raise RuntimeError(f"callgrind of {engine}: {out.stderr.strip()[-500:]}")
+    return int(m.group(1))
+
+
+def callgrind(n: int) -> int:
+    per = {}
+    for engine in ("ids", "ids_log", "openspiel_ids", "openspiel"):
+        per[engine] = (_instructions(engine, 2 * n) - _instructions(engine, n)) / n
+    print(f"hearts, one deal, random legal actions: instructions per deal (callgrind, {n} and {2 * n} deals)")
+    for engine, x in per.items():
+        print(f"  {engine:<14} {x:>12,.0f}")
+    for mine in ("ids", "ids_log"):
+        for theirs in ("openspiel_ids", "openspiel"):
+            print(f"  {theirs} / {mine}: {per[theirs] / per[mine]:.2f}")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=5.0, help="time per measurement (default 5)")
+    ap.add_argument("--callgrind", type=int, metavar="N", help="count instructions over N and 2N deals instead")
     args = ap.parse_args(argv)
+    if args.callgrind:
+        return callgrind(args.callgrind)
     rows = []
     for label, a, b in (("PettingZoo env steps/s", cardspec_env_steps, shimmy_env_steps),
                         ("legal_action_ids/apply_id vs legal_actions/apply_action steps/s",

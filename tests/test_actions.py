@@ -160,3 +160,41 @@ def test_done_ends_a_list_that_could_go_on():
                 return
             s.choose(ch[int(rng.random() * len(ch))])
     pytest.fail("no meld offered done in 30 random deals")
+
+
+@pytest.mark.parametrize("name,players", [("hearts", 4), ("black-lady", 3), ("oh-hell", 5), ("sheepshead", 5),
+                                          ("burraco", 4), ("cancellation-black-lady", 6)])
+def test_ids_and_texts_mix_and_the_returned_list_is_the_callers(name, players):
+    """docs/actions.md: ``legal_action_ids()`` is a new sorted list each call (the caller may change it);
+    the id and text APIs may be mixed in any order at any decision, with the same game as ids alone. (A
+    text action right after ``legal_action_ids()`` raised AttributeError before.)"""
+    g = cardspec.load(name, players)
+    for seed in (3, 4):
+        ref = g.new_state(seed=seed)
+        mixed = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        for k in range(300):
+            if ref.terminal:
+                break
+            ids = ref.legal_action_ids()
+            i = ids[int(rng.random() * len(ids))]
+            ref.apply_id(i)
+            got = mixed.legal_action_ids()
+            assert got == ids
+            got.clear()   # the caller's list: changing it changes nothing in the state
+            got.append(-5)
+            assert mixed.legal_action_ids() == ids
+            way = k % 4
+            if way == 0:
+                mixed.apply_id(i)
+            elif way == 1 or mixed.current_step().compound:   # a text small choice after listing ids
+                mixed.choose(g.actions.decode(i))
+            elif way == 2:
+                mixed.legal_actions()
+                mixed.apply_id(i)
+            else:
+                mixed.apply(g.actions.decode(i))
+            with pytest.raises(IllegalAction):   # the list handed out is no longer what apply_id checks
+                mixed.apply_id(-5)
+            assert mixed.history == ref.history and mixed.choosing == ref.choosing
+        assert mixed.position_key() == ref.position_key()

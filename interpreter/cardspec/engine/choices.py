@@ -238,9 +238,11 @@ class ActionCodec:
         for step in game.steps:
             if step.decision and not step.compound:
                 table = step.move_ids(self)
-                if table is not None and table[2] is not None:
-                    step.id_fast = (table[2], table[1], self._names, len(set(game.deck.cards)) != len(game.deck.cards),
-                                    table[3] if len(table) > 3 else step.legal, step)
+                fast = step.id_fast_path(self, table) if table is not None else None
+                if fast is not None:
+                    get, keys, apply, key_of, ascending = fast
+                    mode = 2 if ascending else 1 if len(set(game.deck.cards)) != len(game.deck.cards) else 0
+                    step.id_fast = (get, table[1], self._names, mode, keys, apply, key_of)
 
     def ids_of(self, texts) -> list:
         """The ids of chunks ``texts``, in their order."""

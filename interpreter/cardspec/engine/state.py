@@ -480,7 +480,8 @@ class State:
         c = self._cache   # set by legal_actions(): then the action is a look-up
         try:
             move = c[1][c[0].index(action)]
-        except (TypeError, ValueError):  # no list yet, another spelling ("10H"), or an illegal action
+        except (TypeError, ValueError, AttributeError):  # no text list yet (None, or ids only: (None, …)),
+            # another spelling ("10H"), or an illegal action
             move = self._parse(action)    # parses and checks it directly, without listing every move
             action = step.text(self, move)
         self._commit(step, move, action)
@@ -560,36 +561,47 @@ class State:
         return self
 
     def legal_action_ids(self) -> list:
-        """The ids (``game.actions``) of the small choices legal now, sorted."""
+        """The ids (``game.actions``) of the small choices legal now, sorted ascending, each once. A new
+        list on every call: the caller may keep or change it."""
         c = self._cache
-        if c is None or len(c) < 3:
+        if c is None:
             if self.terminal:
                 return []
             step = self.game.steps[self.pc]
             f = step.id_fast
-            if f is not None and c is None:   # moves are ints with one id each (tricks): the hot path
+            if f is not None:   # each legal move has one key and one id, by table look-ups: the hot path
                 try:
-                    moves = f[4](self)
+                    keys = f[4](self)
                 except CardspecError:
                     raise
                 except Exception as e:  # noqa: BLE001
                     raise self._failed(e) from None
-                tab = f[0]
-                ids = sorted(set([tab[m] for m in moves]) if f[3] else [tab[m] for m in moves])
-                if not ids:
+                if not keys:
                     raise self._failed(RuleFault(f"seat {self.v[TO_ACT]} has no legal action"))
-                self._cache = (None, moves, ids, f[1], f[2], step)
-                return ids[:]
-            if step.compound:
-                return self.game.actions.ids(self.legal_choices())
-            c = self._ids_cached(step)
-        return c[2][:]
+                mode = f[3]
+                ids = list(map(f[0], keys)) if mode == 2 else sorted(map(f[0], keys)) if not mode \
+                    else sorted(set(map(f[0], keys)))
+                # The keys (perhaps a list the state holds) are kept, not the ids handed out: apply_id
+                # checks the key of an id against them. (None, keys, None, id -> move, names, apply,
+                # key -> id, id -> key)
+                self._cache = (None, keys, None, f[1], f[2], f[5], f[0], f[6])
+                return ids
+        elif len(c) > 6:   # listed before by the hot path: the same ids again
+            return sorted(set(map(c[6], c[1])))
+        if self.terminal:
+            return []
+        step = self.game.steps[self.pc]
+        if step.compound:
+            return self.game.actions.ids(self.legal_choices())
+        return self._ids_cached(step)[2][:]
 
     def _ids_cached(self, step):
         """``(texts or None, moves, sorted ids, id → move, names)`` of a step whose actions are small,
         cached like ``_legal_cached`` (``names``: the codec's chunk per id)."""
         c = self._cache
         if c is not None and len(c) > 2:
+            if c[2] is None:   # the hot path's cache: the ids from its keys
+                c = self._cache = (None, None, sorted(set(map(c[6], c[1]))), c[3], c[4])
             return c
         codec = self.game.actions
         table = step.__dict__.get("_id_table", False)
@@ -620,17 +632,19 @@ class State:
         """Make the small choice of id ``i`` (``game.actions``). Raises ``IllegalAction`` naming the
         legal small choices when ``i`` is not legal now (state unchanged)."""
         c = self._cache
-        if c is not None and len(c) > 5 and seat is None and i in c[2]:   # the ids were listed: a look-up
-            self._cache = None
-            self.history.append(c[4][i])
-            try:
-                if c[5].apply(self, c[3][i]):
-                    self._finish_step()
-            except CardspecError:
-                raise
-            except Exception as e:  # noqa: BLE001
-                raise self._failed(e) from None
-            return self
+        if c is not None and len(c) > 6 and seat is None:   # the ids were listed by the hot path
+            key = c[7].get(i) if type(i) is int else None
+            if key is not None and key in c[1]:
+                self._cache = None
+                self.history.append(c[4][i])
+                try:
+                    if c[5](self, key):
+                        self._finish_step()
+                except CardspecError:
+                    raise
+                except Exception as e:  # noqa: BLE001
+                    raise self._failed(e) from None
+                return self
         if self.terminal:
             raise GameOver(None, str(i), [], "given after the game ended")
         codec = self.game.actions

@@ -148,8 +148,10 @@ class Step:
     # ---- small choices (engine/choices.py, docs/actions.md) ----------------------------------------
     #: True when an action of this step may take more than one small choice.
     compound = False
-    #: ``(move -> id list, id -> move, names, dedupe, legal function, step)`` when its moves are ints with
-    #: one id each; set by the game's ``ActionCodec`` (``State.legal_action_ids``' fast path).
+    #: ``(key -> id, id -> move, names, mode, keys function, apply function, id -> key)`` when each legal
+    #: move has one id found by a table look-up (``id_fast_path``; ``mode``: 0 ids to sort, 1 to sort
+    #: and make unique, 2 already ascending); set by the game's ``ActionCodec``
+    #: (``State.legal_action_ids``' hot path).
     id_fast = None
 
     def choice_names(self, game) -> list:
@@ -169,10 +171,25 @@ class Step:
     def move_ids(self, codec):
         """``(ids, inverse, table)``: a function ``(s, moves) -> ids`` giving the codec ids of this step's
         legal internal moves without making their texts, a table id -> move (every legal move's id maps
-        back to it whatever the state) and, when moves are ints, a list move -> id that replaces the
-        function (or None), optionally a 4th item: a function ``(s) -> moves`` equal to ``legal`` (a
-        fast path). None: ids come from the texts."""
+        back to it whatever the state) and, when moves are ints (or hashable), a list (or dict) move ->
+        id that replaces the function (or None); optionally a 4th item: a function ``(s) -> moves``
+        with the same moves as ``legal`` (a fast path; it may return a list the state holds, which
+        the caller must not change), and a 5th: True when that function's moves always come in
+        ascending order of their ids, each once. None: ids come from the texts."""
         return None
+
+    def id_fast_path(self, codec, table):
+        """The hot path of ``State.legal_action_ids``/``apply_id`` for this step, from ``table``
+        (``move_ids``' answer): ``(key -> id, keys(s), apply(s, key) -> step over, id -> key,
+        ascending)``, or None. A *key* stands for one legal move: ``keys(s)`` lists the legal ones (it
+        may return a list the state holds: the caller never changes it), ``apply`` makes the move of
+        a key exactly as ``self.apply`` makes the move, ``ascending``: the keys always come in
+        ascending order of their ids, each once. Here: the moves themselves are the keys, when
+        ``table`` has a move -> id list or dict."""
+        if table is None or table[2] is None:
+            return None
+        return (table[2].__getitem__, table[3] if len(table) > 3 else self.legal, self.apply, table[1],
+                len(table) > 4 and bool(table[4]))
 
     def choice_next(self, s, pos, chunk):
         """The partial position after the legal chunk ``chunk`` at ``pos``."""

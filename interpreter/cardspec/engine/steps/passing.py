@@ -197,6 +197,29 @@ class Pass(Step):
         inv = {i: (f,) for f, i in enumerate(tab) if i >= 0}
         return (lambda s, moves: [tab[m[0]] for m in moves]), inv, None
 
+    def id_fast_path(self, codec, table):
+        """One card per action: the keys are the cards of the hand itself (the state's list, in hand
+        order: the caller sorts the ids), applied by ``_pass_one``."""
+        if not self.single or table is None:
+            return None
+        tab = [codec._index.get("pass " + c, -1) for c in self.game.deck.code]
+        return tab.__getitem__, self._held, self._pass_one, {i: f for f, i in enumerate(tab) if i >= 0}, False
+
+    def _held(self, s):
+        return s.z[self.zone][s.v[7]]
+
+    def _pass_one(self, s, card):
+        """``apply(s, (card,))`` of a one-card pass without the generic loop."""
+        seat = s.v[7]
+        s.z[self.zone][seat].remove(card)
+        chosen = s.flight[seat]
+        if chosen is None:
+            chosen = s.flight[seat] = []
+        chosen.append(card)
+        if len(chosen) < self.count(s):
+            return False
+        return self.apply(s, ())
+
     def choice_options(self, s, pos):
         """A pass of k cards: one card at a time (``pass 2C``, then ``3C``, ``4C``) in any order; any
         cards of the hand make a legal pass, so every card still held is offered until k are chosen."""

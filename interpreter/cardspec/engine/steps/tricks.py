@@ -670,6 +670,13 @@ class Tricks(Step):
             return None
         tab = [codec._index.get(c, -1) for c in self.game.deck.code]
         inv = {i: f for f, i in enumerate(tab) if i >= 0}
+        if self.keeps_sorted:
+            # Card ids are in display order (card_codes): the display-ordered list of the sorted hands
+            # (_legal_display: a slice reversed, only a lead sorts) maps to ascending ids with no sort.
+            key = self.game.deck.sort_key
+            cards = sorted(inv.values(), key=key.__getitem__)
+            if all(tab[a] < tab[b] for a, b in zip(cards, cards[1:])):
+                return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal_display, True
         return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal
 
     def text(self, s, card):
