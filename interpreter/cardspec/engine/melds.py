@@ -616,16 +616,40 @@ class _Hand:
         for r, k in self.by_rank.items():
             if r >= 2 and k > best:
                 best = k
+        ok = {su: self._place_mask(su, cw, w_left, maxw) for su in self.places if su in suits}
         for u in left:
             r, su = RANK[u], SUIT[u]
             if r >= 2 and room >= 0 and have + self.by_rank[r] + min(w_left, room) >= 3 or \
-                    su >= 0 and r >= 1 and su in suits and self._run_ok(su, 1 << r, cw, w_left, maxw):
+                    su >= 0 and r >= 1 and (ok.get(su, 0) >> r & 1 or r == ACE and ok.get(su, 0) >> 1 & 1):
                 out.append(u)
         for u in wl:
             if best and room >= 1 and have + 1 + best + min(w_left - 1, room - 1) >= 3 or \
-                    any(self._run_ok(su, m & -m, cw + [u], w_left - 1, maxw)
-                        for su, m in self.places.items() if su in suits for m in _bits(m)):
+                    any(self._place_mask(su, cw + [u], w_left - 1, maxw) for su in ok):
                 out.append(u)
+        return out
+
+    def _place_mask(self, su, cw, w_left, maxw):
+        """The places of suit ``su``'s naturals that ``_run_ok`` lets start a sequence with the wild
+        cards ``cw`` (each natural's smallest windows are the three of 3 places around it)."""
+        RANK, SUIT = self.RANK, self.SUIT
+        m = self.places.get(su, 0)
+        if not m:
+            return 0
+        two = 1 if self.twos.get(su, 0) else 0
+        for w in cw:
+            if RANK[w] == 2 and SUIT[w] == su:
+                two = 1
+        if len(cw) - two > maxw:
+            return 0
+        slack = min(maxw, w_left + len(cw)) + two
+        if slack >= 2:
+            return m
+        need = 3 - slack
+        out = 0
+        for a in range(1, 13):
+            w = m & (7 << a)
+            if w.bit_count() >= need:
+                out |= w
         return out
 
     def possible(self, cn, cw, xn, xw, maxw, rank_floor, suits):

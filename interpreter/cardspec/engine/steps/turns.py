@@ -151,16 +151,18 @@ class _Searched:
     searched by the cards chosen so far instead of listed, each passing the count and zone checks of
     ``_candidates`` (the same sets, display order)."""
 
-    __slots__ = ("search", "kmin", "kmax", "held", "key")
+    __slots__ = ("search", "kmin", "kmax", "held", "key", "_limits")
 
-    def __init__(self, search, kmin, kmax, zone, key):
-        self.search, self.kmin, self.kmax, self.key = search, kmin, kmax, key
-        held = {}
-        for c in zone:
-            held[c] = held.get(c, 0) + 1
-        self.held = held
+    def __init__(self, search, limits, key):
+        self.search, self.key, self._limits, self.held = search, key, limits, None
 
     def _ok(self, t):
+        if self.held is None:   # the count and zone, read when a card set is first proposed
+            self.kmin, self.kmax, zone, _ = self._limits()
+            held = {}
+            for c in zone:
+                held[c] = held.get(c, 0) + 1
+            self.held = held
         if not self.kmin <= len(t) <= self.kmax:
             return False
         get = self.held.get
@@ -1160,10 +1162,12 @@ class Turns(Step):
             out = vals if P.count == 1 else list(itertools.combinations(vals, P.count))
         elif P.search is not None:
             raw = P.search(s, seat, *bound)
-            kmin, kmax, zone, _ = P.values(s, seat, *bound)
             key_ = s.game.deck.sort_key.__getitem__
-            out = _Searched(raw, kmin, kmax, zone, key_) if isinstance(raw, CardSetSearch) else \
-                _candidates(raw, kmin, kmax, zone, key_, False)
+            if isinstance(raw, CardSetSearch):
+                out = _Searched(raw, lambda: P.values(s, seat, *bound), key_)
+            else:
+                kmin, kmax, zone, _ = P.values(s, seat, *bound)
+                out = _candidates(raw, kmin, kmax, zone, key_, False)
         elif P.cands is not None:
             out = P.cands(s, seat, *bound)
         else:
@@ -1265,6 +1269,16 @@ class Turns(Step):
             return r
         r = _NONE
         last = j + 1 == len(a.params)
+        if last and a.params[j].search is not None:
+            dom = self._domain(s, a, j, seat, bound, memo)
+            if dom.__class__ is _Searched:   # the searched card sets, each checked, the first legal one kept
+                checked = self._checked
+                for v in dom.containing(cur):
+                    if checked(s, a, seat, bound + (v,), memo):
+                        r = v
+                        break
+                memo[key] = r
+                return r
         for v in self._values(s, a, j, seat, bound, cur, memo):
             b = bound + (v,)
             if self._checked(s, a, seat, b, memo) if last else self._feasible(s, a, j + 1, seat, b, (), memo):
