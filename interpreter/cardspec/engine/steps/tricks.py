@@ -287,7 +287,10 @@ class Tricks(Step):
             fn = f"_choices_{id(self)}"
             pending = ["if plays and plays[-1][0] == p_seat:", f"    return {fn}(s, p_seat, plays[-1][1])"]
             comp.ns[fn] = self._choices
-        self._legal = comp.function("", (), statements=head + pending + legal + ret)
+        n_faces, suit = game.deck.n_faces, comp.ns["SUIT"]
+        comp.ns["_IN_SUIT"] = tuple(tuple(suit[f] == x for f in range(n_faces)) for x in range(len(game.deck.suits))) \
+            + (tuple(suit[f] < 0 for f in range(n_faces)),)
+        self._legal = comp.function("", (), statements=head + pending + _fast_follow(legal) + ret)
         # The lead / play conditions alone, part by part, narrowing a given list (no lifting): why_illegal
         # uses them to name the part that refused a card.
         self._only = {key: [(comp.function("", (("cards", list_of(CARD)),), statements=head + [
@@ -296,6 +299,12 @@ class Tricks(Step):
             for key in ("lead", "play")}
         self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
                                         + play_card + ["return done"])
+        if self.choose is not None:   # one function plays a card or makes the pending choice (State.apply)
+            fn = f"_make_choice_{id(self)}"
+            comp.ns[fn] = self._make_choice
+            self._move = comp.function("", (("card", CARD),), statements=[
+                f"if p_card >= {CHOICE}:", f"    return {fn}(s, p_card)"] + head + ["p_hand = hands[p_seat]"]
+                + play_card + ["return done"])
         if self.choose is not None:
             ch = self.choose
             self._choose_fn = comp.function("", (("choice", ch["type"]),), statements=head + [
@@ -323,11 +332,13 @@ class Tricks(Step):
         bisectable = (self.follow == "suit" and runs is not None
                       and not any(hand_ref.search(ln) for ln in after_play + after_trick))
         self.keeps_sorted = bisectable and not dedupe and reverses
-        self._sort_key = game.deck.sort_key.__getitem__
+        # Key and text look-ups through a dict's __getitem__ (a builtin method: a cheaper call per card than
+        # a tuple's slot wrapper).
+        self._sort_key = dict(enumerate(game.deck.sort_key)).__getitem__
         if bisectable:
             comp.ns["_bisect"] = bisect.bisect_left
             comp.ns["_RUN_LO"], comp.ns["_RUN_HI"] = runs
-            comp.ns["_SK"] = game.deck.sort_key.__getitem__
+            comp.ns["_SK"] = self._sort_key
             follow = ["    lo = _bisect(p_hand, _RUN_LO[led])",
                       "    hi = _bisect(p_hand, _RUN_HI[led], lo)",
                       "    c1 = p_hand[lo:hi] if hi > lo else p_hand"]
@@ -343,7 +354,7 @@ class Tricks(Step):
         else:
             head_loop = head
         loop = head_loop + ["while True:"] + ["    " + ln for ln in
-                                           [f"p_seat = v[{TO_ACT}]"] + loop_legal
+                                           [f"p_seat = v[{TO_ACT}]"] + _fast_follow(loop_legal)
                                            + ["p_card = c1[int(p_random() * len(c1))]"]
                                            + play_card + ["if done:", "    return"]]
         self._playout = comp.function("", (("random", INT),), statements=loop)
@@ -356,11 +367,46 @@ class Tricks(Step):
             i = quiet.index("while True:")
             quiet = quiet[:i] + ["while plays:"] + quiet[i + 1:] + ["while True:"] + ["    " + ln for ln in rounds]
         self._playout_quiet = comp.function("", (("random", INT),), statements=quiet)
-        if not self.auto and self.choose is None:
-            self.apply = self._play_card
+        if not self.auto:
+            self.apply = self._move if self.choose is not None else self._play_card
+        if not self.keeps_sorted:
+            self.legal_sorted = self._display_function(comp, game, head + pending, legal, exempt)
         if self.choose is not None:
             self.texts = self._texts_any                 # `apply` returns whether the step is over: so does this
-        self._code_of = game.deck.code.__getitem__
+        self._code_of = dict(enumerate(game.deck.code)).__getitem__
+
+    def _display_function(self, comp, game, head, legal, exempt):
+        """The generated ``legal_sorted`` of a step whose hands are not kept in face order.
+
+        The legal cards in display order (``Deck.sort_key``), built as the legal function builds
+        them, with the follow test read from a per-suit table (one look-up per card, no compare);
+        when ``exempt`` reads only the card and no face is held twice, the exempt cards of another
+        suit are added to the cards of the led suit by membership (a few faces) instead of a second
+        pass over the hand. The order of the list made does not matter: it is sorted, and no two
+        faces share a sort key when no face is held twice.
+        """
+        n_faces, nsuits = game.deck.n_faces, len(game.deck.suits)
+        suit = comp.ns["SUIT"]
+        m = re.fullmatch(r"(_T\d+)\[p_card\]", exempt.src) if exempt is not None else None
+        lines = _fast_follow(legal)
+        if m is not None and not self.dedupe:
+            table = comp.ns[m.group(1)]
+            out = f"_EXEMPT_OUT_{id(self)}"
+            comp.ns[out] = tuple(tuple(f for f in range(n_faces) if table[f] and suit[f] != x)
+                                           for x in range(nsuits)) + (
+                tuple(f for f in range(n_faces) if table[f] and suit[f] >= 0),)
+            i = lines.index(_FAST_FOLLOW[_FOLLOW_LED][1])
+            j = lines.index("    if not c1 or led < 0:")
+            lines[i:j + 2] = [_FAST_FOLLOW[_FOLLOW_LED][1],
+                              "    if c1 and led >= 0:",
+                              f"        for c in {out}[led]:",
+                              "            if c in p_hand:",
+                              "                c1.append(c)",
+                              "    else:",
+                              "        c1 = p_hand"]
+        comp.ns["_SK"] = self._sort_key
+        ret = "return sorted(set(c1), key=_SK)" if self.dedupe else "return sorted(c1, key=_SK)"
+        return comp.function("", (), statements=head + lines + [ret])
 
     def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
         """Statements playing one whole trick at random, unrolled: the lead, then n - 1 followers.
@@ -616,8 +662,8 @@ class Tricks(Step):
     def texts(self, s, moves):
         return list(map(self._code_of, moves))
 
-    def _texts_any(self, s, moves):   # `texts` of a step with choose: (moves may be choices)
-        if self.pending(s):
+    def _texts_any(self, s, moves):   # `texts` of a step with choose: (moves are all choices or all cards)
+        if moves and moves[0] >= CHOICE:
             return [self.text(s, m) for m in moves]
         return list(map(self._code_of, moves))
 
@@ -748,6 +794,19 @@ class Tricks(Step):
         return "not legal now"
 
 
+#: The follow test of the generated legal functions, and the same test read from ``_IN_SUIT`` (a table of
+#: bools per suit, index -1: the faces of no suit): one look-up per card instead of a look-up and a compare.
+_FOLLOW_LED = "    c1 = [c for c in p_hand if SUIT[c] == led]"
+_FAST_FOLLOW = {
+    _FOLLOW_LED: ["    _in = _IN_SUIT[led]", "    c1 = [c for c in p_hand if _in[c]]"],
+    "    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand":
+        ["    _in = _IN_SUIT[led]", "    c1 = [c for c in p_hand if _in[c]] or p_hand"],
+}
+
+
+def _fast_follow(lines: list) -> list:
+    """``lines`` with the follow test read from ``_IN_SUIT`` (``_FAST_FOLLOW``)."""
+    return [x for ln in lines for x in _FAST_FOLLOW.get(ln, [ln])]
 _SUIT_WORD = {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
 
