@@ -17,7 +17,7 @@ from .steps import base as _steps
 from . import melds as _melds  # noqa: F401  (meld functions for expressions, meld/lay_off effects)
 from .compiler import INTS, SEAT_ZONE, ZONE, Compiler
 from ..cards import COLORS, RANK_VALUES, SUIT_NAMES, Deck, CardError
-from ..lang import (ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src,
+from ..lang import (ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Env, inline_body, list_of, literal_src, py_param,
                     name_problem, rank_strength_helper)
 from ..errors import RulesetError
 from ..rules import Ruleset, by_option_nodes, is_by_option, read_ruleset
@@ -263,8 +263,14 @@ class Game:
         # Play order (docs/rulesets.md, "match"): next_player gives the seat after `seat` for dealing,
         # auctions and tricks (a table per State, recomputed as each decision step begins).
         m = data.get("match") or {}
-        self.next_expr = comp.expr(m["next_player"], ("match", "next_player"), (("seat", INT),), (INT,)) \
-            if "next_player" in m else None
+        self.next_expr = None
+        self._order_key, self._order_cache = None, {}
+        if "next_player" in m:
+            code = comp.code(m["next_player"], ("match", "next_player"), (("seat", INT),), (INT,))
+            self.next_expr = comp.function(code.src, (("seat", INT),)) if code is not None else \
+                comp.expr(m["next_player"], ("match", "next_player"), (("seat", INT),), (INT,))
+            if code is not None:
+                self._order_key = _slots_read(code.src, getattr(self.env, "def_src", {}))
         # Steps of a deal and the match structure. The sits_out steps are built first: whether a seat may
         # sit out at this player count (`may_sit_out`) decides how the other steps are compiled.
         from .steps.sitout import sits_out_steps
@@ -507,6 +513,10 @@ class Game:
             comp.function(code.src, tuple(zip([p for p, _ in params], ptypes)), name=fname)
             # Definitions that read the trick in progress (docs/tricks.md): the tricks step keeps the list of
             # plays in its random playouts for the rulesets that call them.
+            # Every definition's parameters and generated body: the score step specialises the one it calls
+            # (steps/score.py).
+            self.env.__dict__.setdefault("def_src", {})[fname] = (
+                tuple(py_param(p) for p, _ in params), code.src)
             readers = self.env.__dict__.setdefault("trick_readers", set())
             if "s.plays" in code.src or any(re.search(rf"\b{r}\(", code.src) for r in readers):
                 readers.add(fname)
@@ -586,8 +596,10 @@ class Game:
                 return None
             order = [(seat + 1) % self.n for seat in range(self.n)]
         else:
-            f = self.next_expr
-            order = [f(s, seat) % self.n for seat in range(self.n)]
+            order = self._expr_order(s)
+            if out < 0:
+                return order
+            order = list(order)
         if out >= 0:
             after = order[out]
             for seat in range(self.n):
@@ -607,6 +619,25 @@ class Game:
             return self.next_player(s, seat)
         return seat
 
+    def _expr_order(self, s) -> tuple:
+        """``match: next_player`` of every seat, as a tuple. When the expression reads only counters and
+        vars (``chair[p]``, ``dealer``), the table is kept per value of those (a seat change makes a new
+        one): the same table, computed once."""
+        f = self.next_expr
+        slots = self._order_key
+        if slots is None:
+            return tuple([f(s, seat) % self.n for seat in range(self.n)])
+        vs, cs = slots
+        v, c = s.v, s.c
+        key = tuple([v[i] for i in vs] + [x for i in cs for x in c[i]])
+        table = self._order_cache.get(key)
+        if table is None:
+            table = tuple([f(s, seat) % self.n for seat in range(self.n)])
+            if len(self._order_cache) >= 256:
+                self._order_cache.clear()
+            self._order_cache[key] = table
+        return table
+
     def _card_default(self, comp, name, default):
         if default in (None, "none", "no_card", -1):
             return -1
@@ -624,6 +655,29 @@ class Game:
 
     def zone_index(self, name: str) -> Zone:
         return self.zone[name]
+
+
+def _slots_read(src: str, defs: dict):
+    """``(var slots, counter indices)`` that generated expression ``src`` reads, following the definitions it
+    calls (``defs``: function name → (parameters, body)); None when it reads anything else of the state
+    (a zone, the trick, a helper given the state) or a string literal might hide a name."""
+    vs, cs, seen, todo = set(), set(), set(), [src]
+    while todo:
+        text = todo.pop()
+        if "'" in text or '"' in text:
+            return None
+        for m in re.finditer(r"\b_d_\w+(?=\(s\b)", text):
+            if m.group(0) not in defs:
+                return None
+            if m.group(0) not in seen:
+                seen.add(m.group(0))
+                todo.append(defs[m.group(0)][1])
+        vs.update(int(x) for x in re.findall(r"\bs\.v\[(\d+)\]", text))
+        cs.update(int(x) for x in re.findall(r"\bs\.c\[(\d+)\]", text))
+        rest = re.sub(r"\bs\.[vc]\[\d+\]|\b_d_\w+\(s\b", "", text)
+        if re.search(r"\bs\b", rest):
+            return None
+    return tuple(sorted(vs)), tuple(sorted(cs))
 
 
 def _signature(key):

@@ -1,6 +1,8 @@
 """The ``score`` step: a value per seat (an expression of ``seat``) into a counter, added to a total."""
 from __future__ import annotations
 
+import re
+
 from ...lang import INT
 from ..compiler import hoist_invariants
 from .base import Step, step_type
@@ -18,10 +20,13 @@ class Score(Step):
     def __init__(self, game, comp, body, path):
         super().__init__(game, comp, body, path)
         value = comp.code(body.get("value", 0), path + ("value",), (("seat", INT),), (INT,))
-        # Every seat's value in one generated function (no call per seat); the parts that do not
-        # depend on the seat are computed once before the loop (compiler.hoist_invariants).
-        hoisted, src = hoist_invariants(value.src, "p_seat") if value is not None else ([], "0")
-        self.values = comp.function("", (), statements=[f"{name} = {part}" for name, part in hoisted] + [
+        # Every seat's value in one generated function (no call per seat): each definition without
+        # parameters evaluated at most once for all seats (_shared_once), and the parts that do not
+        # depend on the seat computed once before the loop (compiler.hoist_invariants).
+        src = _shared_once(value.src, getattr(game.env, "def_src", {})) if value is not None else "0"
+        hoisted, src = hoist_invariants(src, "p_seat")
+        memo = ["_m = {}"] if "_m[" in src or any("_m[" in part for _, part in hoisted) else []
+        self.values = comp.function("", (), statements=memo + [f"{name} = {part}" for name, part in hoisted] + [
             f"return [{src} for p_seat in range({game.n})]"])
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
         self.add_to = self._counter(game, comp, body.get("add_to"), path + ("add_to",))
@@ -54,3 +59,39 @@ class Score(Step):
         if self.add_to is not None:
             ev["totals"] = {str(i): x for i, x in enumerate(s.c[self.add_to])}
         s.emit(ev)
+
+
+_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""   # a string literal of generated code: left as it is
+_SEAT_CALL = re.compile(rf"({_STRING})|\b(_d_\w+)\(s, p_seat\)")
+_NO_ARGS = re.compile(rf"({_STRING})|\b(_d_\w+)\(s\)")
+
+
+def _shared_once(src: str, defs: dict) -> str:
+    """``src`` (a value of ``p_seat``) with what does not depend on the seat computed once for all seats.
+
+    ``defs``: generated function name → (parameter names, body source) of the ruleset's definitions.
+    A call of a one-parameter definition with the seat (``deal_points(seat)``) is replaced by its body,
+    the seat in place of the parameter; then every call of a definition without parameters
+    (``made``, ``unit``) is read from the memo ``_m`` once made. The values are those of the plain
+    expression: the state does not change while the seats' values are computed (expressions have no
+    effects), and each definition is still first evaluated where the expression first needs it (so a
+    definition the expression does not reach is not evaluated).
+    """
+    def body(m):
+        params, text = defs.get(m.group(2), ((), None)) if m.group(2) else ((), None)
+        if len(params) != 1 or text is None:
+            return m.group(0)
+        param = re.compile(rf"({_STRING})|\b{re.escape(params[0])}\b")
+        return "(" + param.sub(lambda x: x.group(1) or "p_seat", text) + ")"
+
+    src = _SEAT_CALL.sub(body, src)
+    keys: dict = {}
+
+    def memo(m):
+        name = m.group(2)
+        if not name or defs.get(name, (None,))[0] != ():
+            return m.group(0)
+        k = keys.setdefault(name, len(keys))
+        return f"(_m[{k}] if {k} in _m else _m.setdefault({k}, {name}(s)))"
+
+    return _NO_ARGS.sub(memo, src)
