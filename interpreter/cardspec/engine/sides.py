@@ -134,7 +134,8 @@ class Sides:
 def _played_effect(game, comp, body, path, params):
     """The line the tricks step runs after each play: record who played the called card."""
     sides = game.sides
-    return [f"if p_card == {sides.called_src} and s.v[{CALLED_BY}] < 0:",
+    # (The slot first: once the card has been played, the called card is not evaluated again.)
+    return [f"if s.v[{CALLED_BY}] < 0 and p_card == {sides.called_src}:",
             f"    s.v[{CALLED_BY}] = p_seat",
             "    if s.events is not None:",
             f"        s.emit({{'type': 'partner', 'seat': p_seat, 'card': CODE[p_card], 'declarer': {_DECL}}})"]

@@ -108,6 +108,7 @@ class Auction(Step):
         bids += [(0, -1, 0, None, c) for c in contracts]
         self.bids = bids
         self._texts = [self._bid_text(deck, b, has_number) for b in bids]
+        self._texts_pass = tuple(self._texts) + ("pass",)   # index PASS (-1): "pass"
         self._ten_is_rank = ranks is not None and numbers is None
         self._lookup = {}
         for lvl, t in enumerate(self._texts):
@@ -345,8 +346,8 @@ class Auction(Step):
         return "pass" if move == PASS else self._texts[move]
 
     def texts(self, s, moves):
-        t = self._texts
-        return ["pass" if m == PASS else t[m] for m in moves]
+        t = self._texts_pass
+        return [t[m] for m in moves]
 
     def parse(self, s, text):
         words = text.replace(",", " ").split()

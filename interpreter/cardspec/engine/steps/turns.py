@@ -861,6 +861,10 @@ class Turns(Step):
         the texts made are kept (per Game, at most ``_TEXT_MEMO`` of them): listing the same 52 calls or
         66 discards again costs a look-up each."""
         memo = self._text_memo
+        try:   # every text made before: one look-up per move, in C
+            return list(map(memo.__getitem__, moves))
+        except (KeyError, TypeError):
+            pass
         get = memo.get
         out = []
         for m in moves:
