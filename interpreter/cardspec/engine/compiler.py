@@ -222,6 +222,8 @@ class Compiler:
             body = "\n".join("    " + ln for ln in statements) or "    pass"
             src = f"def {fname}({args}):\n{body}\n"
         src = _TABLE_GET.sub(self._fast_get, src)
+        if " if " in src and "SUIT[" in src:
+            src = self._suit_faces(src)
         code = check_generated(src, fname, f"<ruleset {self.rs.name}>")
         exec(code, self.ns)  # generated from the checked tree, checked again by check_generated
         return self.ns[fname]
@@ -244,6 +246,44 @@ class Compiler:
             made[key] = (t, g)
         return made[key][1]
 
+    def _suit_faces(self, src: str) -> str:
+        """Comprehensions over the whole deck whose condition requires one suit (``filter(c in deck where
+        c.suit == trump and c.rank == A)``) go through that suit's cards only: the same cards in the same
+        order (the condition is still tested), a quarter of the work. The suit must be a slot, a parameter
+        or a number (evaluated once instead of per card; it cannot fail)."""
+        deck, suit = self.ns.get("DECK"), self.ns.get("SUIT")
+        if not isinstance(deck, tuple) or not isinstance(suit, tuple) or len(deck) < 8:
+            return src
+        lit = " in " + repr(deck) + " if "
+        if lit not in src:
+            return src
+        made = self.__dict__.setdefault("_suit_faces_tables", {})
+        key = (id(deck), id(suit))
+        if key not in made:
+            name = f"_SUIT_FACES{len(made)}"
+            faces = {}
+            for f in deck:
+                faces.setdefault(suit[f], []).append(f)
+            self.ns[name] = {x: tuple(fs) for x, fs in faces.items()}
+            made[key] = (deck, suit, name)
+        name = made[key][2]
+        out, pos = [], 0
+        while True:
+            i = src.find(lit, pos)
+            if i < 0:
+                break
+            var = re.search(r"(_l\d+_\w+)$", src[:i])
+            cond_start = i + len(lit)
+            end = _comprehension_end(src, cond_start)
+            x = None
+            if var is not None and end is not None:
+                x = _required_suit(src[cond_start:end], var.group(1))
+            out.append(src[pos:i])
+            out.append(f" in {name}.get({x}, ()) if " if x is not None else lit)
+            pos = cond_start
+        out.append(src[pos:])
+        return "".join(out)
+
     def constant(self, value, path, want=(INT,)):
         """A YAML value that may be a number or an expression of options and players only."""
         if isinstance(value, bool) or isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -263,6 +303,74 @@ class Compiler:
 
 
 _BARE_ZONE = re.compile(r"s\.z\[(\d+)\]")
+_SIMPLE_OPERAND = r"s\.v\[\d+\]|p_\w+|_l\d+_\w+|-?\d+"
+
+
+def _comprehension_end(src: str, start: int):
+    """Index of the bracket closing the comprehension whose condition starts at ``start`` (None if unsure)."""
+    depth = 0
+    for j in range(start, len(src)):
+        ch = src[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return j if ch == "]" else None
+            depth -= 1
+        elif ch in "'\"" or (depth == 0 and src.startswith(" for ", j)):
+            return None   # a string, or a second for clause: left alone
+    return None
+
+
+def _required_suit(cond: str, var: str):
+    """``X`` when every item comprehension condition ``cond`` keeps has ``SUIT[var] == X`` (a conjunct of
+    the top-level ``and``s, X a simple operand not naming ``var``), else None."""
+    cond = _unparen(cond.strip())
+    parts = _split_and(cond)
+    if len(parts) > 1:
+        for p in parts:
+            x = _required_suit(p, var)
+            if x is not None:
+                return x
+        return None
+    m = re.fullmatch(rf"SUIT\[{re.escape(var)}\] == ({_SIMPLE_OPERAND})", cond)
+    return m.group(1) if m is not None and var not in m.group(1) else None
+
+
+def _split_and(src: str) -> list:
+    """``src`` split at its top-level `` and `` (outside brackets)."""
+    parts, depth, last, j = [], 0, 0, 0
+    while j < len(src):
+        ch = src[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and src.startswith(" and ", j):
+            parts.append(src[last:j])
+            last = j + 5
+            j += 5
+            continue
+        elif depth == 0 and (src.startswith(" or ", j) or src.startswith(" if ", j)):
+            return [src]   # an `or` or a conditional at the top: not a conjunction
+        j += 1
+    parts.append(src[last:])
+    return parts
+
+
+def _unparen(src: str) -> str:
+    """``src`` without the parentheses that enclose all of it."""
+    while src.startswith("(") and src.endswith(")"):
+        depth = 0
+        for k, ch in enumerate(src):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and k < len(src) - 1:
+                return src
+        src = src[1:-1]
+    return src
+
+
 #: ``TABLE.__getitem__`` in generated code (string literals skipped): ``Compiler._fast_get``.
 _TABLE_GET = re.compile(r"('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")|\b([A-Z][A-Z_0-9]*|_T\d+)\.__getitem__\b")
 _FN_NAME = re.compile(r"_e\d+|_d_[A-Za-z_][A-Za-z0-9_]*")

@@ -80,6 +80,10 @@ class Sides:
         d = self.declarer(s) if self.declarer is not None else -1
         if d < 0:
             return -1
+        return self._partner_of(s, d)
+
+    def _partner_of(self, s, d):
+        """``partner`` when the declarer is seat ``d`` (>= 0)."""
         by = s.v[CALLED_BY]
         if by >= 0:
             return -1 if by == d else by
@@ -93,7 +97,7 @@ class Sides:
 
     def on_side(self, s, p):
         d = self.declarer(s) if self.declarer is not None else -1
-        return d >= 0 and (p == d or p == self.partner(s))
+        return d >= 0 and (p == d or p == self._partner_of(s, d))
 
     def view(self, s, seat) -> dict:
         """The ``sides`` entry of ``seat``'s view: the partner only when that seat can know it."""

@@ -568,6 +568,12 @@ class Turns(Step):
         lines.append("return out")
         # the same loops making the internal moves (action index, args) at once (_moves)
         mlines = lines[:-2] + [lines[-2].replace(f"out.append({args})", f"out.append((p_index, {args}))"), "return out"]
+        if len(loops) == 1 and loops[0][0].startswith("for ") and loops[0][0].endswith(":"):
+            # one loop: a list comprehension (the same list, less work per value)
+            i = lines.index(loops[0][0])
+            clause = loops[0][0][:-1] + (f" if {lsrc}" if lsrc != "True" else "")
+            lines = lines[:i] + [f"return [{args} {clause}]"]
+            mlines = mlines[:i] + [f"return [(p_index, {args}) {clause}]"]
         ns = comp.ns
         ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
                   _t_cands=_candidates, _t_distinct=_distinct_values, _t_over=_listing_too_large,

@@ -1,0 +1,166 @@
+"""The engine's shortcuts for speed (issue 18, docs/performance.md "Five-player team games") give the same
+answers as the plain computation they replace.
+
+Each shortcut is checked against the plain form on real positions of the built-in rulesets: the generated
+public listing of a trick step (the legal cards in display order), the score step's values with
+parameterless definitions evaluated once, the play-order table kept per value of what ``next_player``
+reads, and comprehensions over the deck that go through one suit's cards only.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardspec import load
+from cardspec.engine.compiler import _required_suit
+from cardspec.engine.slots import TO_ACT, TRUMP
+from cardspec.engine.steps.score import Score, _shared_once
+from cardspec.engine.steps.tricks import Tricks
+from cardspec.rules import builtin_names, read_ruleset
+
+
+def _trick_games():
+    out = []
+    for name in builtin_names():
+        lo, hi = read_ruleset(name).players
+        for n in sorted({lo, hi}):
+            g = load(name, n)
+            if any(isinstance(step, Tricks) for step in g.steps):
+                out.append((name, n))
+    return out
+
+
+def _positions(game, seeds=4, cap=2000):
+    """States met in random matches through the public API (every decision of the first ``cap``)."""
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        s = game.new_state(rng=random.Random(100 + seed))
+        for _ in range(cap):
+            if s.terminal:
+                break
+            yield s
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("name,n", _trick_games())
+def test_trick_listing_is_the_legal_cards_in_display_order(name, n):
+    """A trick step's public listing (generated per step) is its legal cards sorted by the deck's
+    display order, each card once — whatever the follow rule, exempt cards, led suit or pending choice."""
+    game = load(name, n)
+    key = game.deck.sort_key.__getitem__
+    seen = 0
+    for s in _positions(game):
+        step = s.current_step()
+        if not isinstance(step, Tricks):
+            continue
+        seen += 1
+        legal = step._legal(s)
+        if step.choose is not None and step.pending(s):
+            assert step.legal_sorted(s) == legal
+            continue
+        assert step.legal_sorted(s) == sorted(set(legal), key=key)
+        assert set(step.legal_sorted(s)) <= set(s.z[step.hand][s.v[TO_ACT]])
+    assert seen > 0
+
+
+def _score_steps():
+    """(ruleset, score step id) of the team games' score steps whose value is ``deal_points(seat)``."""
+    out = []
+    for name in ("goninkan", "napoleon", "sheepshead", "briscola-chiamata", "briscola-bugiarda"):
+        for spec in read_ruleset(name).data["deal"]:
+            if isinstance(spec, dict) and "score" in spec and str(spec["score"].get("value")) == "deal_points(seat)":
+                out.append((name, spec["id"]))
+    return out
+
+
+@pytest.mark.parametrize("name,step_name", _score_steps())
+def test_score_values_equal_each_seats_plain_value(name, step_name):
+    """The score step evaluates each parameterless definition once for all seats; its values are those of
+    ``deal_points(seat)`` called for each seat alone, on positions all through the match."""
+    game = load(name)
+    step = next(st for st in game.steps if isinstance(st, Score) and st.name == step_name)
+    plain = game.ns["_d_deal_points"]
+    checked = 0
+    for s in _positions(game, seeds=2, cap=600):
+        try:
+            want = [plain(s, p) for p in range(s.n)]
+        except Exception as e:  # noqa: BLE001 - a value that faults mid-deal must fault the same way
+            with pytest.raises(type(e)):
+                step.values(s)
+            continue
+        assert step.values(s) == want
+        checked += 1
+    assert checked > 100
+
+
+def test_shared_once_memoises_parameterless_calls_only():
+    defs = {"_d_points": (("p_p",), "(p_p + _d_bonus(s) + s.v[3])"), "_d_bonus": ((), "(s.v[4] * 2)"),
+            "_d_two": (("p_a", "p_b"), "(p_a + p_b)")}
+    out = _shared_once("_d_points(s, p_seat) + _d_two(s, p_seat, 1) + _d_bonus(s)", defs)
+    assert "_d_points(" not in out                       # the one-parameter definition's body, the seat in it
+    assert "(p_seat + " in out
+    assert "_d_two(s, p_seat, 1)" in out                 # two parameters: left as a call
+    assert out.count("_m.setdefault(0, _d_bonus(s))") == 2   # both uses of the parameterless one memoised
+    assert _shared_once("f('_d_bonus(s)')", defs) == "f('_d_bonus(s)')"   # text inside a string untouched
+
+
+def test_shared_once_values_equal_plain_values():
+    """The rewritten expression computes what the plain one does (a parameterless call counted)."""
+    calls = []
+    ns = {"_d_bonus": lambda s: calls.append(1) or 7, "_d_points": lambda s, p: p * 10 + ns["_d_bonus"](s)}
+    defs = {"_d_points": (("p_p",), "(p_p * 10 + _d_bonus(s))"), "_d_bonus": ((), "7")}
+    src = _shared_once("_d_points(s, p_seat) - _d_bonus(s)", defs)
+    fn = eval(f"lambda s: (lambda _m: [{src} for p_seat in range(5)])({{}})", ns)   # noqa: S307 - test source
+    assert fn(None) == [p * 10 for p in range(5)]
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("cond,want", [
+    ("((SUIT[_l1_c] == s.v[8]) and _T0[_l1_c])", "s.v[8]"),
+    ("((RANK[_l1_c] == s.v[13]) and (SUIT[_l1_c] == p_suit))", "p_suit"),
+    ("SUIT[_l1_c] == 2", "2"),
+    ("((SUIT[_l1_c] == s.v[8]) or _T0[_l1_c])", None),          # not required: an alternative
+    ("(not (SUIT[_l1_c] == s.v[8]))", None),
+    ("((SUIT[_l1_c] == s.v[8]) if _T0[_l1_c] else True)", None),
+    ("(SUIT[_l1_c] == _l1_c)", None),                           # the operand names the card itself
+    ("(SUIT[_l1_c] == RANK[_l1_c])", None),
+])
+def test_required_suit(cond, want):
+    assert _required_suit(cond, "_l1_c") == want
+
+
+@pytest.mark.parametrize("name", ["goninkan", "briscola-bugiarda"])
+def test_deck_filter_by_suit_finds_the_same_card(name):
+    """``filter(c in deck where c.suit == trump and c.rank == ...)`` goes through the trump suit's cards
+    only: for every trump suit (and none) it finds the card the whole deck would give."""
+    game = load(name)
+    fn = game.ns["_d_trump_ace"] if name == "goninkan" else game.ns["_d_called"]
+    s = game.new_state(seed=3)
+    deck = game.deck
+    for trump in list(range(len(deck.suits))) + [-1]:
+        s.v[TRUMP] = trump
+        got = fn(s)
+        if name == "goninkan":
+            want = next((f for f in range(deck.n_faces) if deck.eff_suit[f] == trump and deck.code[f][0] == "A"),
+                        -1)
+            assert got == want
+        else:
+            assert got == -1 or deck.eff_suit[got] == trump
+
+
+def test_order_table_follows_a_seat_change():
+    """Goninkan's play order (``right(seat)`` over the chair counter) is kept per chair arrangement: after
+    the chairs change, the table is the new order, never the one kept for the old chairs."""
+    game = load("goninkan")
+    s = game.new_state(seed=1)
+    chair = game.counter["chair"].index
+    rng = random.Random(5)
+    for _ in range(30):
+        order = list(range(5))
+        rng.shuffle(order)
+        s.c[chair] = order
+        want = tuple(game.next_expr(s, p) % 5 for p in range(5))
+        assert game.order_table(s) == want
+        assert sorted(want) == list(range(5))
