@@ -70,7 +70,7 @@ class _Param:
 
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
-                 "secret", "legal_text", "never", "why_parts")
+                 "secret", "legal_text", "never", "why_parts", "fast_text")
 
 
 def _distinct(make, pool, kmin, kmax, key):
@@ -867,11 +867,21 @@ class Turns(Step):
         the texts made are kept (per Game, at most ``_TEXT_MEMO`` of them): listing the same 52 calls or
         66 discards again costs a look-up each."""
         memo = self._text_memo
-        try:   # every text made before: one look-up per move, in C
-            return list(map(memo.__getitem__, moves))
-        except (KeyError, TypeError):
-            pass
         get = memo.get
+        try:   # one look-up per move, in C; then the texts not made before (None)
+            out = list(map(get, moves))
+        except TypeError:   # a value that is a list somewhere: move by move
+            out = None
+        if out is not None:
+            if None in out:
+                text = self.text
+                for i, t in enumerate(out):
+                    if t is None:
+                        if len(memo) >= _TEXT_MEMO:
+                            memo.clear()
+                        m = moves[i]
+                        out[i] = memo[m] = text(s, m)
+            return out
         out = []
         for m in moves:
             try:
@@ -893,13 +903,18 @@ class Turns(Step):
             return self.skip_text
         ai, args = move
         a = self.actions[ai]
+        fast = getattr(a, "fast_text", False)   # made at the first text of the action
+        if fast is False:
+            fast = a.fast_text = _fast_text(a, s.game.deck.code)
+        if fast is not None:
+            return fast(args)
         parts = [a.text]
         deck = s.game.deck
         for P, v in zip(a.params, args):
             if P.kind == "card":
                 parts.append(deck.code[v])
             elif P.kind == "cards":
-                parts.extend(deck.code[c] for c in v)
+                parts.extend([deck.code[c] for c in v])
             elif P.kind == "number":
                 parts.append(str(v))
             else:
@@ -1497,3 +1512,16 @@ class Turns(Step):
             out["turn"] = {"seat": ts[SEAT], "number": s.v[TURN] + 1, "phase": ts[PH], "actions_in_phase": ts[CNT]}
             if ts[NEXT] >= 0:   # a next_seat: effect chose the next turn's seat (public: it is the flow)
                 out["turn"]["next_seat"] = ts[NEXT]
+
+
+def _fast_text(a, codes):
+    """The text of action ``a``'s moves from their values, when its parameters are one list of cards or
+    cards only (``discard 2C 3C``, ``call AS``): the same text ``Turns.text`` builds, without looking at
+    each parameter's kind per move. None for any other action."""
+    kinds = [P.kind for P in a.params]
+    t = a.text
+    if kinds == ["cards"]:
+        return lambda args: " ".join([t] + [codes[c] for c in args[0]])
+    if kinds and all(k == "card" for k in kinds):
+        return lambda args: " ".join([t] + [codes[c] for c in args])
+    return None
