@@ -302,10 +302,13 @@ match:
 '''
 
 
-def test_a_cards_parameter_listing_is_capped(tmp_path):
-    """Any 1 to 26 of 26 cards is 67 million sets: listing stops with a ruleset error at the step (MAX_LISTED,
-    docs/rulesets.md Caps) instead of exhausting memory; 1 to 3 of them (2,951 sets) list as before."""
+def test_a_cards_parameter_listing_is_capped(tmp_path, monkeypatch):
+    """The run-time net behind the load-time bound: any 1 to 26 of 26 cards is 67 million sets; with the load
+    budget lifted, listing stops with a ruleset error at the step (MAX_LISTED, docs/rulesets.md Caps) instead
+    of exhausting memory; 1 to 3 of them (2,951 sets) list as before."""
+    from cardspec.engine import listing
     from cardspec.engine.steps.base import MAX_LISTED
+    monkeypatch.setattr(listing, "LISTED_BUDGET", 10 ** 30)
     err = _refused_at_play(tmp_path, _listing_ruleset("      group: {cards: hand, count: {min: 1, max: 26}}"), players=2)
     assert f"more than {MAX_LISTED:,} moves" in str(err) and err.code == "ruleset/runtime"
     game, _ = _load(tmp_path, _listing_ruleset("      group: {cards: hand, count: {min: 1, max: 3}}"),
@@ -313,10 +316,14 @@ def test_a_cards_parameter_listing_is_capped(tmp_path):
     assert len(game.new_state(seed=1).legal_actions()) == 26 + 325 + 2600
 
 
-def test_several_number_parameters_together_are_capped(tmp_path):
-    """Two number parameters of 10,000 values each (each within its own cap) make 10**8 combinations: the
-    listing counts them and stops with a ruleset error past MAX_LISTED, whatever `legal:` says."""
+def test_several_number_parameters_together_are_capped(tmp_path, monkeypatch):
+    """Two number parameters of 10,000 values each (each within its own cap) make 10**8 combinations: with
+    the load budget lifted, the listing counts them and stops with a ruleset error past MAX_LISTED, whatever
+    `legal:` says."""
+    from cardspec.engine import listing
     from cardspec.engine.steps.base import MAX_LISTED
+    monkeypatch.setattr(listing, "LISTED_BUDGET", 10 ** 30)
+    monkeypatch.setattr(listing, "CHOICE_BUDGET", 10 ** 30)
     params = ("      group: {cards: hand}\n      a: {number: {min: 1, max: 10000}}\n"
               "      b: {number: {min: 1, max: 10000}}\n    legal: a == b")
     err = _refused_at_play(tmp_path, _listing_ruleset(params), players=2)
@@ -346,6 +353,7 @@ def test_validate_reports_its_cpu_budget_at_the_running_step(tmp_path, monkeypat
     monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.3)
     monkeypatch.setattr(v, "_option_extremes", lambda *a: None)   # reach the random games within 0.3 s, at any load
     monkeypatch.setattr(v, "_random_games", lambda games, problems: spin(None, None))
+    monkeypatch.setattr(v, "_option_extremes", lambda *a: None)   # (reach the games within 0.3 s on a busy machine)
     problems, status = v.validate_ruleset("hearts")
     assert status == 1 and "playing random games" in problems[0].message and problems[0].line >= 1
     monkeypatch.undo()
@@ -353,10 +361,13 @@ def test_validate_reports_its_cpu_budget_at_the_running_step(tmp_path, monkeypat
     assert v.validate_ruleset("hearts", play=False) == ([], 0)
 
 
-def test_a_pass_listing_is_capped(tmp_path):
-    """A pass of 13 cards from a hand of 26 is 10 million sets: listing them stops with a ruleset error at the
-    step (MAX_LISTED) instead of exhausting memory; a pass of 2 from 26 (325 sets) lists as before."""
+def test_a_pass_listing_is_capped(tmp_path, monkeypatch):
+    """A pass of 13 cards from a hand of 26 is 10 million sets: with the load budget lifted, listing them
+    stops with a ruleset error at the step (MAX_LISTED) instead of exhausting memory; a pass of 2 from 26
+    (325 sets) lists as before."""
+    from cardspec.engine import listing
     from cardspec.engine.steps.base import MAX_LISTED
+    monkeypatch.setattr(listing, "LISTED_BUDGET", 10 ** 30)
     text = _listing_ruleset("      group: {cards: hand}").replace(
         "  - turns:", "  - pass: {count: 13, to: left_of(seat)}\n  - turns:")
     game, _ = _load(tmp_path, text, players=2)

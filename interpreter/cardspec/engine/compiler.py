@@ -43,6 +43,9 @@ class Compiler:
         self.top_only: dict = {}   # zone index -> name: zones declared `order: top_only` (check_top_only)
         self.scale = 1.0           # times each expression compiled now runs per evaluation (for_each loops)
         self.max_cost = 0.0        # the largest cost met (benchmarks and tests print it)
+        #: path -> the worst-case cost (steps) of the expression compiled there (the largest when several
+        #: are): what one evaluation of it costs, for the listing bounds of decision steps (engine/listing.py)
+        self.costs: dict = {}
 
     # ---- positions ----------------------------------------------------------
     def locate(self, path, text: str, err: DslError) -> Problem:
@@ -81,7 +84,18 @@ class Compiler:
                 return None
         if not self.within_budget(code.cost * self.scale, path, str(text)):
             return None
+        self._cost_at(path, code.cost)
         return code
+
+    def _cost_at(self, path, cost: float):
+        key = tuple(path)
+        self.costs[key] = max(self.costs.get(key, 0.0), float(cost))
+
+    def cost_under(self, path) -> float:
+        """The summed cost (steps) of every expression compiled at ``path`` or below it."""
+        key = tuple(path)
+        k = len(key)
+        return sum(c for p, c in self.costs.items() if p[:k] == key)
 
     def within_budget(self, cost: float, path, text: str = "") -> bool:
         """False (and a problem at ``path`` with the estimate) when ``cost`` steps exceed ``COST_BUDGET``."""
@@ -185,11 +199,16 @@ class Compiler:
                 comp.raise_unknowns()
                 raise
             comp.raise_unknowns()
+            # the condition's cost, as if compiled as an expression: it runs once per card considered
+            cost = compile_expr(str(text), self.env, pmap, (BOOL,)).cost
         except DslError as e:
             self.problems.extend(self.locate(path, str(text), x) for x in [e] + e.more)
             return []
         if self.top_only and not self.check_top_only("\n".join(lines), text, path):
             return []
+        if not self.within_budget(cost * self.scale, path, str(text)):
+            return []
+        self._cost_at(path, cost)
         return lines
 
     def expr(self, text, path, params=(), want=()):

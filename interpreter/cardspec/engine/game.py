@@ -326,6 +326,8 @@ class Game:
                 comp.problem(("counters", c.name, "show"), "show: teams needs match: teams (the seats of each team)")
                 c.show = "seats"
         self._semantic_checks(comp)
+        from .listing import check_listings
+        check_listings(self, comp)   # the worst-case size and cost of every decision's listing (issue 16)
         comp.finish()
         self.n_v = len(SYSTEM_VARS) + len(self.vars)
         self.per_seat = tuple(z.per_seat for z in self.zones)

@@ -12,6 +12,14 @@ from __future__ import annotations
 COST_BUDGET = 3_000_000
 
 
+#: The listing budgets (docs/dsl.md, "Bounds", "Listing"; engine/listing.py computes the figures when a
+#: game is compiled, hands as large as the deck): a decision step or turns action kind whose full listing
+#: (``legal_actions()``) may hold more than ``LISTED_BUDGET`` actions, or where deciding one small choice
+#: (a search for a legal completion of one chunk) may take more than ``CHOICE_BUDGET`` steps, is refused.
+LISTED_BUDGET = 100_000_000
+CHOICE_BUDGET = 2_000_000_000
+
+
 #: A secret rule typed during play has its own, smaller budget: it runs once per card judged.
 RULE_BUDGET = 5_000
 

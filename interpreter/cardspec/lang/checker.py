@@ -88,8 +88,9 @@ class _Compiler:
         """Most items of list ``code``: its ``size``, a constant tuple's length, else ``bound()``."""
         if code.size is not None:
             return code.size
-        if code.const and code.src.startswith("("):
-            return float(max(code.src.count(","), 1))
+        if code.const and code.src.startswith("("):   # a folded tuple: (a, b) has 2 items, (a,) one
+            src = code.src.rstrip()
+            return float(max(src.count(",") + (0 if src.endswith(",)") else 1), 1))
         return self.bound()
 
     def fold(self, code: Code) -> Code:

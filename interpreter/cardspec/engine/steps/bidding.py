@@ -32,7 +32,8 @@ from ..compiler import Compiler, INTS, failed_reason
 from ..effects import compile_effects
 from ..slots import DEALER, SITS_OUT, TO_ACT
 from .base import DealError, Step, step_type
-from ...lang import BOOL, INT
+from ...lang import BOOL, INT, RuleFault
+from .turns import MAX_NUMBER_VALUES   # the most bids offered at once, as a number parameter's values (Caps)
 
 BID_CTX = (("seat", INT), ("bid", INT))
 
@@ -145,6 +146,9 @@ class Bid(Step):
     def legal(self, s):
         seat = s.v[TO_ACT]
         rng = range(self.lo(s), self.hi(s) + 1)
+        if len(rng) > MAX_NUMBER_VALUES:   # min/max are expressions: the cap of a number's values (Caps)
+            raise RuleFault(f"the bids go from {rng.start:,} to {rng.stop - 1:,}: {len(rng):,} bids; at most "
+                            f"{MAX_NUMBER_VALUES:,} at once (docs/rulesets.md, Caps)")
         if self.restrict is None:
             return list(rng)
         r = self.restrict

@@ -612,7 +612,7 @@ class Tricks(Step):
                   effects_source(game, comp, body.get("effects"), path + ("effects",), ctx)]
         word = str(body.get("word", "name")).strip() or "name"
         return {"when": when, "values": comp.function(values.src, AFTER_PLAY_CTX), "type": t, "word": word,
-                "lines": lines, "src": values.src}
+                "lines": lines, "src": values.src, "size": values.size}
 
     def _choices(self, s, seat, card):
         """The pending choice's moves: CHOICE + index into ``from``."""

@@ -59,18 +59,21 @@ PHASE_KINDS = ("do", "one", "any", "optional")
 PARAM_KINDS = ("card", "cards", "number", "choice")
 
 
+#: The memo key of the count of values a feasibility search tried (``Turns._feasible``).
+_TRIED = ("tried",)
+
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
 
 
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
-                 "elem", "ordered", "cands", "search", "srcs", "kmin_lit", "reason")
+                 "elem", "ordered", "cands", "search", "srcs", "kmin_lit", "reason", "size")
 
 
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
-                 "secret", "legal_text", "never", "why_parts", "fast_text")
+                 "secret", "legal_text", "never", "why_parts", "fast_text", "path", "pre", "hoisted")
 
 
 def _distinct(make, pool, kmin, kmax, key):
@@ -398,6 +401,9 @@ class Turns(Step):
             comp.problem(path, "an action is a mapping {text, params, legal, effects}")
             return None
         a = _Action()
+        a.path = tuple(path)   # (for the listing bound, engine/listing.py)
+        a.pre = None           # legal: when it names no parameter: checked before any search (_feasible)
+        a.hoisted = False
         a.name = str(name)
         a.text = str(spec.get("text", a.name.replace("_", " ")))
         a.words = tuple(a.text.lower().split())
@@ -424,7 +430,7 @@ class Turns(Step):
             kind = kinds[0]
             P = _Param()
             P.name, P.kind = pname, kind
-            P.where = P.values = P.cands = P.search = P.srcs = P.kmin_lit = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
+            P.where = P.values = P.cands = P.search = P.srcs = P.kmin_lit = P.size = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
             P.ordered = False
             P.reason = " ".join(str(pspec["reason"]).split()) if pspec.get("reason") is not None else None
             var = py_param(pname)
@@ -512,6 +518,7 @@ class Turns(Step):
                     continue
                 P.elem = vals.type[5:-1]
                 P.srcs = vals.src
+                P.size = vals.size
                 if P.elem == STR and not _one_word_choices(comp, pp + ("choice",), literal_list(vals.src)):
                     continue
                 k = pspec.get("count", 1)
@@ -555,6 +562,8 @@ class Turns(Step):
         check_src = lsrc   # a typed action is checked against the whole condition, hoisted or not
         if a.params and lsrc != "True" and self._param_free(game, " and ".join(f"({t})" for t, _, _ in parts)):
             lines.append(f"if not ({lsrc}): return out")   # the same for every value: checked once
+            a.pre = comp.function(lsrc, (("seat", INT),))
+            a.hoisted = True
             lsrc = "True"
         ind = ""
         for head, _ in loops:
@@ -1293,6 +1302,9 @@ class Turns(Step):
         if r is not None:
             return r
         r = _NONE
+        if j == 0 and a.pre is not None and not self._pre(s, a, seat, memo):
+            memo[key] = r   # legal: names no parameter and does not hold: no value can make it hold
+            return r
         last = j + 1 == len(a.params)
         if last and a.params[j].search is not None:
             dom = self._domain(s, a, j, seat, bound, memo)
@@ -1304,12 +1316,28 @@ class Turns(Step):
                         break
                 memo[key] = r
                 return r
+        tried = memo.get(_TRIED, 0)
         for v in self._values(s, a, j, seat, bound, cur, memo):
+            tried += 1
+            if tried > MAX_LISTED:   # the runtime net behind the load-time bound (engine/listing.py)
+                _listing_too_large(f"the search for a legal '{a.text}'")
             b = bound + (v,)
+            memo[_TRIED] = tried
             if self._checked(s, a, seat, b, memo) if last else self._feasible(s, a, j + 1, seat, b, (), memo):
                 r = v
                 break
+            tried = memo[_TRIED]
         memo[key] = r
+        return r
+
+    def _pre(self, s, a, seat, memo):
+        key = ("p", a.index)
+        r = memo.get(key)
+        if r is None:
+            try:
+                r = memo[key] = bool(a.pre(s, seat))
+            except (TypeError, IndexError, KeyError, ValueError):
+                r = memo[key] = False
         return r
 
     def _units(self, s, a, j, seat, bound, cur, memo, cheap=False):
