@@ -353,7 +353,6 @@ def test_validate_reports_its_cpu_budget_at_the_running_step(tmp_path, monkeypat
     monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.3)
     monkeypatch.setattr(v, "_option_extremes", lambda *a: None)   # reach the random games within 0.3 s, at any load
     monkeypatch.setattr(v, "_random_games", lambda games, problems: spin(None, None))
-    monkeypatch.setattr(v, "_option_extremes", lambda *a: None)   # (reach the games within 0.3 s on a busy machine)
     problems, status = v.validate_ruleset("hearts")
     assert status == 1 and "playing random games" in problems[0].message and problems[0].line >= 1
     monkeypatch.undo()
