@@ -145,9 +145,10 @@ def _param(game, comp, a, P, n, faces, copies) -> _P:
     return _P(values, cost + values * k, cost + size, cost + size * k, f"{_fmt(values)} values")
 
 
-def action_bound(game, comp, a) -> Listing:
+def action_bound(game, comp, a, step=None) -> Listing:
     """The ``Listing`` of one action kind of a turns step (module doc): ``choices`` is the cost of deciding
-    one small choice (the search for a legal completion of one chunk)."""
+    one small choice (the search for a legal completion of one chunk). ``step``: its turns step (a number
+    spelled in digits does not fix its value with one chunk)."""
     n, faces = _sizes(game)
     copies = faces < n
     legal = _cost(comp, a.path + ("legal",))
@@ -166,8 +167,9 @@ def action_bound(game, comp, a) -> Listing:
     # number, one value: ``lay off 2``), else the search starts from all of them. The search finds the
     # values of each later parameter again for each value of the earlier ones; it checks every completion
     # when legal: depends on the parameters, else the first completion found is legal.
-    fixed = bool(parts) and (a.params[0].kind in ("card", "number") or
-                             (a.params[0].kind == "choice" and (a.params[0].count or 1) == 1))
+    first = a.params[0] if parts else None
+    fixed = first is not None and (first.kind == "card" or (first.kind == "choice" and (first.count or 1) == 1)
+                                   or (first.kind == "number" and step is not None and not step._digits(first)))
     search = (legal if a.hoisted else 0.0) + (parts[0].first if parts else 0.0)
     tried = 1.0 if fixed else (parts[0].values if parts else 1.0)
     for p in parts[1:]:
@@ -180,7 +182,7 @@ def action_bound(game, comp, a) -> Listing:
 
 
 def _turns(step, game, comp):
-    by_action = {a.index: action_bound(game, comp, a) for a in step.actions}
+    by_action = {a.index: action_bound(game, comp, a, step) for a in step.actions}
     worst = None
     for kind, _, _, what, _ in step.phases:
         if kind == "do":
