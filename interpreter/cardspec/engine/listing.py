@@ -22,7 +22,7 @@ actions, players and bots may make a decision in small choices; both are bounded
 (docs/dsl.md's table), not budgeted: a listing stops at run time past ``MAX_LISTED`` actions. The run-time
 caps stay as the safety net (``MAX_LISTED`` actions or values searched, ``MAX_NUMBER_VALUES`` values of a
 number or bids, ``MAX_TURNS_WITHOUT_DECISION``): the figures assume every hand may hold the whole deck.
-Raises nothing: a step whose analysis fails after the compiler recorded a problem is skipped.
+Nothing is computed for a game whose compiler recorded a problem (a consequence of it).
 """
 from __future__ import annotations
 
@@ -277,14 +277,13 @@ def check_listings(game, comp):
     """Record the listing figures of every decision step on it (``step.listing``; a turns step's action
     kinds in ``step.action_listing``) and a problem at each action kind or step over a budget: more than
     ``LISTED_BUDGET`` actions in a full listing, or more than ``CHOICE_BUDGET`` steps to decide one small
-    choice (module doc). ``comp.max_listed`` and ``comp.max_choice`` keep the largest figures met."""
+    choice (module doc). ``comp.max_listed`` and ``comp.max_choice`` keep the largest figures met. Nothing is
+    computed once the compiler has recorded a problem: an expression that failed to compile (a count from an
+    unknown name) would only give a consequence of it."""
+    if comp.problems:
+        return
     for step in game.steps:
-        try:
-            b = bound(step, game, comp)
-        except Exception:  # noqa: BLE001 - a step that failed to compile has its problem already
-            if comp.problems:
-                continue
-            raise
+        b = bound(step, game, comp)
         if b is None or b[0] is None:
             continue
         total, actions = b
