@@ -280,7 +280,7 @@ def check_listings(game, comp):
     choice (module doc). ``comp.max_listed`` and ``comp.max_choice`` keep the largest figures met. Nothing is
     computed once the compiler has recorded a problem: an expression that failed to compile (a count from an
     unknown name) would only give a consequence of it."""
-    if comp.problems:
+    if comp.problems or getattr(getattr(game, "ruleset", None), "problems", None):   # (or the reader's: a bad default)
         return
     for step in game.steps:
         b = bound(step, game, comp)
