@@ -17,7 +17,7 @@ COST_BUDGET = 3_000_000
 #: (``legal_actions()``) may hold more than ``LISTED_BUDGET`` actions, or where deciding one small choice
 #: (a search for a legal completion of one chunk) may take more than ``CHOICE_BUDGET`` steps, is refused.
 LISTED_BUDGET = 100_000_000
-CHOICE_BUDGET = 2_000_000_000
+CHOICE_BUDGET = 3_000_000_000
 
 
 #: A secret rule typed during play has its own, smaller budget: it runs once per card judged.
