@@ -376,7 +376,7 @@ class Turns(Step):
     def _distinct_text(self, comp, a, spec, path) -> bool:
         """Whether action ``a``'s text can be told apart from the step's other actions and its done/skip
         words: two actions written alike would list one and apply the other (fuzz seed 20261201, mutant
-        23712: Eleusis's `prophesy` with `text: play` listed 'play' and then refused it as the play of cards
+        23712: an action `prophesy` given `text: play` listed 'play' and then refused it as the play of cards
         that 'needs declare'). A problem at the action's text (or the action) for the second."""
         if not a.words:
             comp.problem(path + ("text",) if isinstance(spec, dict) and "text" in spec else path,
