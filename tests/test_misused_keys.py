@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import warnings
 
+from pathlib import Path
+
 import pytest
 
 import cardspec
@@ -25,7 +27,7 @@ def test_count_into_a_per_seat_zone_is_an_error_with_did_you_mean_each(tmp_path)
     problems, status, path = _problems(tmp_path, "extends: hearts\ndeal:\n  - shuffle\n  - deal: {to: hand, count: 13}\n")
     assert status == 1 and len(problems) == 1, problems
     p = problems[0]
-    assert (p.file, p.line, p.col) == (str(path), 4, 22), p
+    assert (Path(p.file).resolve(), p.line, p.col) == (path.resolve(), 4, 22), p   # files are named from the cwd
     assert "count: is for a shared zone" in p.message and "'hand' is per seat" in p.message
     assert p.hint == "did you mean each: 13?"
     with pytest.raises(RulesetError):
