@@ -275,3 +275,20 @@ def test_generated_code_cannot_reach_python(tmp_path):
         with pytest.raises(UnsafeName):
             check_generated(src, "_e1")
     check_generated("def _e1(s, p_x):\n    return sum(map(_T1.__getitem__, s.z[0])) + p_x\n", "_e1")
+
+
+def test_hostile_text_as_a_sits_out_expression_is_a_ruleset_error_and_runs_nothing(tmp_path):
+    """The `sits_out:` step (new in issue 18) takes an expression: author text reaches Python only as tokens
+    the grammar accepted and the checker resolved, so every hostile string is a RulesetError at its line
+    and none runs (the canary file is never written)."""
+    canary = tmp_path / "CANARY"
+    for i, text in enumerate(hostile_strings(canary)):
+        path = tmp_path / f"hostile-sits-out-{i}.yaml"
+        path.write_text("extends: red-dog\ndeal:\n  - id: hostile\n    after: ante\n"
+                        f"    sits_out: {json.dumps(text)}\n", encoding="utf-8")
+        with pytest.raises(RulesetError) as info:
+            _load(path)
+        assert not canary.exists(), f"sits_out = {text!r} ran code"
+        here = [p for p in info.value.problems if str(p.file).endswith(path.name)]
+        assert any(p.line == 5 for p in here), f"sits_out = {text!r}: {info.value}"
+    assert not canary.exists()

@@ -401,7 +401,7 @@ def cpu_budget(seconds: float | None):
     old = signal.signal(signal.SIGPROF, expired)
     # Then again every 0.1 s of CPU until the block ends: an exception raised while a garbage-collection
     # callback runs is only printed ("Exception ignored in …"), so a one-shot timer could be lost and the
-    # call run on without a limit (seen in CI: an Eleusis listing of 464,420 actions finished its view).
+    # call run on without a limit (seen in CI: a listing of 464,420 actions finished its view).
     signal.setitimer(signal.ITIMER_PROF, seconds, 0.1)
     try:
         yield
