@@ -70,7 +70,7 @@ class CardSetSearch:
         """The card sets that hold every card of ``cur`` (with repeats): an iterator of tuples."""
         k = len(cur)
         for v in self._all():
-            if k == 0 or _holds_all(v, cur):
+            if k == 0 or _sub_multiset(cur, v):
                 yield v
 
     def units(self, cur):
@@ -115,10 +115,12 @@ class CardSetSearch:
         return f"{type(self).__name__}({self._all()!r})"
 
 
-def _holds_all(v, cur) -> bool:
-    """Every card of ``cur`` (with repeats) is in ``v``."""
-    rest = list(v)
-    for c in cur:
+def _sub_multiset(cards, zone) -> bool:
+    """True when every card of ``cards`` (with repeats) is in ``zone`` (the steps' legality checks use it too)."""
+    if len(cards) == 1:
+        return cards[0] in zone
+    rest = list(zone)
+    for c in cards:
         if c not in rest:
             return False
         rest.remove(c)

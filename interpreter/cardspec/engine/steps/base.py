@@ -15,6 +15,7 @@ list in the ruleset.
 """
 from __future__ import annotations
 
+from ..choices import _sub_multiset  # noqa: F401 - passing and turns import it from here
 from ..compiler import Compiler
 from ...lang import BOOL, RuleFault
 
@@ -32,16 +33,6 @@ def _listing_too_large(what: str):
 STEP_TYPES = {}
 
 
-def _sub_multiset(cards, zone):
-    """True when every card of ``cards`` (with repeats) is in ``zone``."""
-    if len(cards) == 1:
-        return cards[0] in zone
-    rest = list(zone)
-    for c in cards:
-        if c not in rest:
-            return False
-        rest.remove(c)
-    return True
 
 
 def step_type(name):
