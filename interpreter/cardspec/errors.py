@@ -100,6 +100,16 @@ class GameOver(IllegalAction):
     code = "action/game_over"
 
 
+class TooManyActions(RulesetError):
+    """The legal actions are too many to list at once (more than ``MAX_LISTED``, docs/rulesets.md "Caps"):
+    raised by ``State.legal_actions()`` (code ``ruleset/runtime``, at the step, as any ``RulesetError``).
+
+    Unlike other errors of the rules, the state is unchanged and still usable: its small choices
+    (``legal_choices``/``choose``, ``legal_action_ids``/``apply_id``), ``apply`` of an action's text and
+    ``cardspec.engine.walk.legal_walk`` (the first legal actions, found through the small choices) all work.
+    Front ends fall back to those (docs/actions.md, "Too many to list")."""
+
+
 class ScenarioError(CardspecError):
     """A scenario file that cannot be replayed (bad key, unknown card, wrong seat prefix)."""
 

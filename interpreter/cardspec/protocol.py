@@ -410,6 +410,62 @@ def cpu_budget(seconds: float | None):
         signal.signal(signal.SIGPROF, old)
 
 
+# ---- legal-action listings (the server's and its workers') ---------------------------------------
+def listing_or_none(st, budget: float | None = None) -> list | None:
+    """Every legal action of the seat to act (``State.legal_actions()``), or None when they are too many to
+    list: more than ``MAX_LISTED`` (``TooManyActions``) or, with ``budget`` (CPU seconds, in a worker
+    process), more than that budget can list. The state is unchanged either way."""
+    from .errors import TooManyActions
+    try:
+        if budget is None:
+            return st.legal_actions()
+        with cpu_budget(budget):
+            return st.legal_actions()
+    except (TooManyActions, CpuBudgetExceeded):
+        st._cache = None   # (an interrupted listing made nothing the state keeps)
+        return None
+
+
+def legal_head_of(st, seat, limit: int, listing) -> tuple:
+    """``(count, first limit legal actions)`` of ``seat`` ((0, []) unless it is to act). ``listing``: every
+    legal action, or None when too many to list: then ``count`` is None and the actions are the first
+    found through the small choices (``cardspec.engine.walk.legal_walk``: one for each way to begin)."""
+    if seat is None or st.to_act != seat:
+        return 0, []
+    if listing is not None:
+        return len(listing), listing[:limit]
+    from .engine.walk import legal_walk
+    head, complete = legal_walk(st, limit=limit)
+    return (len(head) if complete else None), head
+
+
+def legal_page_of(st, seat, offset: int, limit: int, prefix: str, listing) -> dict:
+    """``{count, offset, actions}``: the legal actions of ``seat`` starting with ``prefix`` (case-insensitive),
+    ``limit`` from ``offset``. With ``listing`` None (too many to list) they come from the small choices
+    in the walk's stable order, and ``count`` is None unless the walk found them all."""
+    if seat is None or st.to_act != seat:
+        return {"count": 0, "offset": offset, "actions": []}
+    if listing is not None:
+        legal = listing
+        if prefix:
+            p = prefix.lower()
+            legal = [a for a in legal if a.lower().startswith(p)]
+        return {"count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
+    from .engine.walk import legal_walk
+    found, complete = legal_walk(st, prefix=prefix, limit=offset + limit)
+    return {"count": len(found) if complete else None, "offset": offset, "actions": found[offset:offset + limit]}
+
+
+def random_action_of(st, rng) -> str:
+    """A random legal action of the seat to act: uniform over the listing, or — when the actions are too
+    many to list — made of random small choices (``cardspec.engine.walk.random_legal_action``)."""
+    legal = listing_or_none(st)
+    if legal is not None:
+        return legal[rng.randrange(len(legal))]
+    from .engine.walk import random_legal_action
+    return random_legal_action(st, rng)
+
+
 # ---- tables ----------------------------------------------------------------------------------
 class Table:
     """One match: a State, a token per person seat, a Bot per bot seat.
@@ -529,24 +585,24 @@ class Table:
         self._changed()
         return text
 
-    def _illegal(self, msg: str, count: int, head: list):
+    def _illegal(self, msg: str, count: int | None, head: list):
         """Raise the ``action/illegal`` error: the message, at most ``max_legal`` legal actions, and their
-        number (``legal_count``) when there are more."""
-        extra = {"legal_count": count} if count > self.max_legal else {}
+        number (``legal_count``) when there are more (None: too many to count)."""
+        extra = {"legal_count": count} if count is not None and count > self.max_legal else {}
         if len(msg) > 2000:
-            msg = msg[:2000] + f"… ({count} legal actions; get_legal lists them)"
+            msg = msg[:2000] + f"… ({count if count is not None else 'too many'} legal actions; get_legal lists them)"
         raise ProtocolError("action/illegal", msg, legal=head[:self.max_legal], **extra) from None
 
-    def legal_head(self, seat) -> tuple[int, list]:
+    def legal_head(self, seat) -> tuple[int | None, list]:
         """``(number of legal actions, the first max_legal)`` of ``seat`` ((0, []) unless it is to act); in a
-        worker process when the table has one (``remote``)."""
+        worker process when the table has one (``remote``). The number is None when they are too many to
+        list (``legal_head_of``)."""
         if seat is None or self.state.to_act != seat:
             return 0, []
         if self.remote is not None:
             count, head = self.remote.call(self, "legal_head", seat=seat, limit=self.max_legal)
             return count, head
-        legal = self.state.legal_actions()
-        return len(legal), legal[:self.max_legal]
+        return legal_head_of(self.state, seat, self.max_legal, listing_or_none(self.state))
 
     def _persist(self, seat: int, text: str):
         """Write the action just applied to the store before it is acknowledged; if the write fails, the
@@ -618,16 +674,14 @@ class Table:
     def bot_choice(self, seat: int, bot) -> str:
         """The action ``bot`` (``bot_for(seat)``) chooses for ``seat`` (reads the state, changes nothing)."""
         if type(bot) is RandomBot:   # it ignores the view: pick with its own RNG, as simulations do
-            legal = self.state.legal_actions()
-            return legal[bot.rng.randrange(len(legal))]
+            return random_action_of(self.state, bot.rng)
         view = self.state.view(seat, log=bot.wants_log)
         return bot.act(view, view["legal_actions"])
 
     def timeout_move(self, seat: int) -> str:
         """The move of a bot whose search ran out of time: a random legal action from (seed, seat, decision
         number) alone, so a replayed table goes on the same way."""
-        legal = self.state.legal_actions()
-        return random.Random(f"{self.seed}-timeout-{seat}-{len(self.applied)}").choice(legal)
+        return random_action_of(self.state, random.Random(f"{self.seed}-timeout-{seat}-{len(self.applied)}"))
 
     def remote_bot_move(self, seat: int) -> tuple[str, str]:
         """The move of the bot to act at ``seat``, made in a worker process (``remote``): ``("move", text)``,
@@ -684,7 +738,9 @@ class Table:
         if seat is not None and st.to_act == seat:
             count, head = self.legal_head(seat)
             v["legal_actions"] = head
-            if count > self.max_legal:
+            if count is None:         # too many to list: the first found through the small choices
+                v["legal_more"] = True
+            elif count > self.max_legal:
                 v["legal_count"] = count
                 v["legal_more"] = True
         return v
@@ -698,11 +754,9 @@ class Table:
                 return {"count": 0, "offset": offset, "actions": []}
             return self.remote.call(self, "legal_page", seat=seat, offset=offset, limit=limit, prefix=prefix)
         st = self.state
-        legal = st.legal_actions() if seat is not None and st.to_act == seat else []
-        if prefix:
-            p = prefix.lower()
-            legal = [a for a in legal if a.lower().startswith(p)]
-        return {"count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
+        if seat is None or st.to_act != seat:
+            return {"count": 0, "offset": offset, "actions": []}
+        return legal_page_of(st, seat, offset, limit, prefix, listing_or_none(st))
 
     def update(self, seat, since: int) -> tuple[dict, list, int]:
         """(view, events after ``since``, new cursor) for ``seat`` (None: spectator)."""

@@ -28,8 +28,9 @@ Each worker is one process running one call at a time, with:
   had when it started (``RLIMIT_AS``); a call past it gets ``MemoryError``, the worker answers and then
   exits, and a fresh one takes its place;
 - a backstop for a call stuck in C code, where the CPU timer's signal is not acted on: the server reads
-  the worker's CPU time (``/proc``) and kills it past 3× the budget plus 1 s (a call's replay, its work
-  and a bot's timeout move each have the budget), or past ``wall_limit(budget)`` of wall time (a
+  the worker's CPU time (``/proc``) and kills it past 4× the budget plus 1 s (a call's replay and each
+  part of its work have the budget: a bot's search and its timeout move; an action, the listing of the
+  legal ones when it is illegal, and the small-choice walk when they are too many to list), or past ``wall_limit(budget)`` of wall time (a
   worker that makes no progress at all). The worker is replaced.
 - a lower CPU priority than the server (``WORKER_NICE``), so that on a busy machine the event loop is
   scheduled before the searches.
@@ -86,7 +87,7 @@ class WorkerLost(Exception):
 
 # ---- inside a worker process ------------------------------------------------------------------------
 class _Replica:
-    __slots__ = ("key", "state", "n", "last")
+    __slots__ = ("key", "state", "n", "last", "too_many")
 
 
 _REPLICAS: OrderedDict = OrderedDict()
@@ -137,7 +138,7 @@ def _replica(key, base: int, check, actions) -> _Replica | None:
         _tid, ruleset, players, options_json, seed, private = key
         game = _load_game(ruleset, players, json.loads(options_json), private=private)
         r = _Replica()
-        r.key, r.state, r.n, r.last = key, game.new_state(seed=seed), 0, None
+        r.key, r.state, r.n, r.last, r.too_many = key, game.new_state(seed=seed), 0, None, None
         _REPLICAS[tid] = r
         while len(_REPLICAS) > MAX_REPLICAS:
             _REPLICAS.popitem(last=False)
@@ -154,38 +155,64 @@ def _replica(key, base: int, check, actions) -> _Replica | None:
     return r
 
 
-def _legal_head(st, seat, limit):
+def _listing(r, budget):
+    """Every legal action at the replica's position, or None when they are too many to list in ``budget``
+    CPU seconds (or at all: ``TooManyActions``); remembered for the position, so a view of a long hand
+    does not spend the budget again at every update."""
+    from .protocol import listing_or_none
+    if r.too_many == r.n:
+        return None
+    legal = listing_or_none(r.state, budget)
+    if legal is None:
+        r.too_many = r.n
+    return legal
+
+
+def _legal_head(r, seat, limit, budget):
+    """``protocol.legal_head_of`` at the replica: the listing within ``budget``, else (a fresh budget)
+    the first actions found through the small choices."""
+    from .protocol import cpu_budget, legal_head_of
+    st = r.state
     if seat is None or st.to_act != seat:
         return 0, []
-    legal = st.legal_actions()
-    return len(legal), legal[:limit]
+    legal = _listing(r, budget)
+    with cpu_budget(budget):
+        return legal_head_of(st, seat, limit, legal)
 
 
-def _op_legal_head(r, seat, limit):
-    return _legal_head(r.state, seat, limit)
+def _op_legal_head(r, seat, limit, budget):
+    return _legal_head(r, seat, limit, budget)
 
 
-def _op_legal_page(r, seat, offset, limit, prefix):
+def _op_legal_page(r, seat, offset, limit, prefix, budget):
+    from .protocol import cpu_budget, legal_page_of
     st = r.state
-    legal = st.legal_actions() if seat is not None and st.to_act == seat else []
-    if prefix:
-        p = prefix.lower()
-        legal = [a for a in legal if a.lower().startswith(p)]
-    return {"count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
+    if seat is None or st.to_act != seat:
+        return {"count": 0, "offset": offset, "actions": []}
+    legal = _listing(r, budget)
+    with cpu_budget(budget):
+        return legal_page_of(st, seat, offset, limit, prefix, legal)
 
 
-def _op_try_act(r, seat, action, limit):
+def _op_try_act(r, seat, action, limit, budget):
     """Apply ``action`` to the replica: ``("ok", text)``, ``("illegal", message, count, head)`` or
     ``("over", scores)``. The replica moves on only when the action was accepted."""
     from .errors import GameOver, IllegalAction
+    from .protocol import cpu_budget
     st = r.state
     try:
-        st.apply(action, seat)
+        with cpu_budget(budget):
+            why = st.illegal_reason(action) if st.to_act == seat else None   # (no listing: see below)
+            if why is None:
+                st.apply(action, seat)
     except GameOver:
         return ("over", st.scores())
-    except IllegalAction as e:
-        count, head = _legal_head(st, st.to_act, limit) if st.to_act == seat else (0, [])
+    except IllegalAction as e:   # (not this seat's turn)
+        count, head = _legal_head(r, st.to_act, limit, budget) if st.to_act == seat else (0, [])
         return ("illegal", str(e), count, head)
+    if why is not None:   # the legal ones listed within the budget, else found through the small choices
+        count, head = _legal_head(r, seat, limit, budget)
+        return ("illegal", str(IllegalAction(seat, action, head, why)), count, head)
     text = st.history[-1]
     r.n += 1
     r.last = (seat, text)
@@ -197,23 +224,23 @@ def _op_bot(r, seat, spec, seed, timeout_seed, budget):
     budget ``("timeout", text)``: a random legal action from ``timeout_seed`` (seed, seat and decision
     number), chosen within a fresh budget."""
     from .players import RandomBot, make_bot
-    from .protocol import CpuBudgetExceeded, cpu_budget
+    from .protocol import CpuBudgetExceeded, cpu_budget, random_action_of
     st = r.state
     try:
         with cpu_budget(budget):
             if spec == "random":   # as Table.bot_choice: a random bot picks with its own RNG
-                legal = st.legal_actions()
-                return ("move", legal[RandomBot(seed=seed).rng.randrange(len(legal))])
+                return ("move", random_action_of(st, RandomBot(seed=seed).rng))
             bot = make_bot(spec, seed=seed, game=st.game)
             view = st.view(seat, log=bot.wants_log)
             return ("move", bot.act(view, view["legal_actions"]))
     except CpuBudgetExceeded:
         pass
     with cpu_budget(budget):
-        return ("timeout", random.Random(timeout_seed).choice(st.legal_actions()))
+        return ("timeout", random_action_of(st, random.Random(timeout_seed)))
 
 
 _OPS = {"legal_head": _op_legal_head, "legal_page": _op_legal_page, "try_act": _op_try_act, "bot": _op_bot}
+_OWN_BUDGETS = frozenset(_OPS)   # each op applies the CPU budget itself, once per part of its work
 
 
 def _out_of_memory(e: BaseException) -> bool:
@@ -240,8 +267,8 @@ def _handle(req) -> tuple:
             r = _replica(key, base, check, actions)
         if r is None:
             return ("resync",), False
-        if op == "bot":   # it keeps its own budgets (the search's, then the timeout move's)
-            result = _op_bot(r, budget=budget, **args)
+        if op in _OWN_BUDGETS:   # it keeps its own budgets (a bot: the search's, then the timeout move's; a
+            result = _OPS[op](r, budget=budget, **args)   # listing: the list's, then the small choices')
         else:
             with cpu_budget(budget):
                 result = _OPS[op](r, **args)
@@ -510,7 +537,7 @@ class WorkerPool:
                 while True:
                     req = (op, key, base, applied[base - 1] if base else None, list(applied[base:]), args, budget,
                            drop)
-                    reply = self._ask(w, req, deadline, 3 * budget + 1)
+                    reply = self._ask(w, req, deadline, 4 * budget + 1)
                     drop = []
                     if reply[0] == "resync" and base:
                         base = 0

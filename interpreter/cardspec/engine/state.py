@@ -19,7 +19,7 @@ from .steps import base as _steps
 from .fixed_deal import apply_deal_override
 from .display import build_display
 from ..cards import CardError
-from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, RulesetError, _detail
+from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, RulesetError, TooManyActions, _detail
 from ..lang import RuleFault
 
 #: The most deals in a row that may end with no seat deciding anything (docs/rulesets.md, "Caps"): past
@@ -199,10 +199,11 @@ class State:
     def _failed(self, e: Exception) -> RulesetError:
         """The ``RulesetError`` for exception ``e`` raised while the rules ran, at the step in progress.
 
-        A ``RuleFault`` (the rules did what docs/dsl.md forbids: cards moved into the zone of no seat,
+        A listing past ``MAX_LISTED`` is ``TooManyActions``: the state stays usable. A ``RuleFault`` (the
+        rules did what docs/dsl.md forbids: cards moved into the zone of no seat,
         a decision with no legal action, …) has code ``ruleset/runtime``; any other exception is a bug
         of cardspec or a fault ``cardspec validate`` should have found: code ``internal/runtime`` and
-        the bug-report hint. Either way the state is not to be used further.
+        the bug-report hint. Either way (but ``TooManyActions``) the state is not to be used further.
         """
         steps = self.game.steps
         step = steps[self.pc] if 0 <= self.pc < len(steps) and not self.terminal else None
@@ -214,7 +215,12 @@ class State:
                     e = RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
             except Exception:  # noqa: BLE001
                 pass
-        if isinstance(e, RuleFault):
+        if isinstance(e, _steps.ListingTooLarge):   # the state is sound: only the list is not made
+            err = TooManyActions(self.game.ruleset.problem(
+                path, f"{where}: {e}", "the small choices (legal_choices, legal_action_ids) and an action's "
+                                       "text still work: the state is unchanged (docs/actions.md, Too many to list)"))
+            err.code = "ruleset/runtime"
+        elif isinstance(e, RuleFault):
             err = RulesetError(self.game.ruleset.problem(path, f"{where}: {e}",
                                                          "cardspec validate plays random games to find such faults"))
             err.code = "ruleset/runtime"
@@ -461,10 +467,37 @@ class State:
         try:
             move = step.parse(self, str(text))
         except (ValueError, CardError) as e:
-            raise IllegalAction(seat, text, self.legal_actions(), f"not understood ({e})") from None
+            raise IllegalAction(seat, text, *self._legal_for_error(f"not understood ({e})")) from None
         if not step.is_legal(self, move):
-            raise IllegalAction(seat, text, self.legal_actions(), step.why_illegal(self, move))
+            raise IllegalAction(seat, text, *self._legal_for_error(step.why_illegal(self, move)))
         return move
+
+    def illegal_reason(self, text: str) -> str | None:
+        """Why ``text`` is not a legal action of the seat to act now (the ``reason`` an ``IllegalAction``
+        would give), or None when it is legal — checked without listing the legal actions. Raises
+        ``GameOver`` when the match is over."""
+        if self.terminal:
+            raise GameOver(None, text, [], "given after the game ended")
+        step = self.game.steps[self.pc]
+        try:
+            move = step.parse(self, str(text))
+        except (ValueError, CardError) as e:
+            return f"not understood ({e})"
+        try:
+            return None if step.is_legal(self, move) else step.why_illegal(self, move)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+
+    def _legal_for_error(self, reason: str) -> tuple[list, str]:
+        """``(legal, reason)`` for an ``IllegalAction``: the legal actions, or — when they are too many to
+        list (``TooManyActions``) — the legal small choices, and the reason says so."""
+        try:
+            return self.legal_actions(), reason
+        except TooManyActions:
+            return self.legal_choices(), (reason + " (the legal actions are too many to list: "
+                                           "here are the legal small choices, the ways to begin one)")
 
     def apply(self, action: str, seat: int | None = None):
         """Apply an action given in its text form (``QS``, ``pass 2C 3C``, ``bid 3``).
@@ -508,8 +541,21 @@ class State:
         return " ".join(self.partial)
 
     def _options(self, step):
+        return self._options_at(step, self._chpos)
+
+    def _options_at(self, step, pos):
+        """``step.choice_options`` at partial position ``pos``; a failure of the rules as ``_failed``."""
         try:
-            return step.choice_options(self, self._chpos)
+            return step.choice_options(self, pos)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+
+    def _next_at(self, step, pos, chunk):
+        """``step.choice_next``: the partial position after the legal ``chunk`` at ``pos``."""
+        try:
+            return step.choice_next(self, pos, chunk)
         except CardspecError:
             raise
         except Exception as e:  # noqa: BLE001

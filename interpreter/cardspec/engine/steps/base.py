@@ -26,9 +26,14 @@ from ...lang import BOOL, RuleFault
 MAX_LISTED = 2_000_000
 
 
+class ListingTooLarge(RuleFault):
+    """A listing of moves would pass ``MAX_LISTED``. The state is sound (a hand of 40 cards in a game of
+    ordered plays); only the list is not made: the state reports it as ``TooManyActions``."""
+
+
 def _listing_too_large(what: str):
-    """Raises ``RuleFault``: ``what`` would list more than ``MAX_LISTED`` moves."""
-    raise RuleFault(f"{what} would list more than {MAX_LISTED:,} moves at once (docs/rulesets.md, Caps)")
+    """Raises ``ListingTooLarge`` (a ``RuleFault``): ``what`` would list more than ``MAX_LISTED`` moves."""
+    raise ListingTooLarge(f"{what} would list more than {MAX_LISTED:,} moves at once (docs/rulesets.md, Caps)")
 
 STEP_TYPES = {}
 
