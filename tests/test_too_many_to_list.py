@@ -148,3 +148,17 @@ def test_a_server_table_with_too_many_to_list_stays_open(small_cap):
     from cardspec.players import RandomBot
     move = table.bot_choice(table.state.to_act, RandomBot(seed=4))
     assert table.state.parse_action(move) == move
+
+
+def test_a_view_and_a_bot_at_the_table_go_on(small_cap):
+    """``State.view`` of the seat to act lists the first actions found through the small choices
+    (``legal_more``), so the terminal table's bots and players go on instead of stopping."""
+    from cardspec.engine.state import VIEW_LEGAL_LIMIT
+    from cardspec.players import make_bot
+    s = _long_hand()
+    v = s.view(s.to_act)
+    assert v["legal_more"] is True and len(v["legal_actions"]) == VIEW_LEGAL_LIMIT
+    assert v["legal_actions"] == legal_walk(s, limit=VIEW_LEGAL_LIMIT)[0]
+    move = make_bot("random", seed=2).act(v, v["legal_actions"])
+    s.apply(move)
+    assert s.history[-1] == move

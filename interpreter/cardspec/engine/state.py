@@ -37,6 +37,11 @@ if TYPE_CHECKING:   # names for annotations only: the Game makes States, a State
     from .game import Game, Zone
 
 
+#: Legal actions a view lists when they are too many to list all (``TooManyActions``): the first found
+#: through the small choices, with ``legal_more`` true (docs/actions.md, "Too many to list").
+VIEW_LEGAL_LIMIT = 500
+
+
 class State:
     """One position of a match. Make one with ``Game.new_state``.
 
@@ -779,7 +784,9 @@ class State:
         engine/display.py, built from this view only).
         ``log=True`` adds ``log``: ``self.log(seat)``, the events this seat has seen. ``legal=False``
         leaves out ``legal_actions`` (a bot that builds its own action text; a play of ordered cards
-        can have tens of thousands of legal actions).
+        can have tens of thousands of legal actions). When they are too many to list
+        (``TooManyActions``), ``legal_actions`` holds the first ``VIEW_LEGAL_LIMIT`` found through the
+        small choices and ``legal_more`` is true.
         """
         try:
             return self._view(seat, log, legal)
@@ -849,7 +856,12 @@ class State:
             out["choosing"] = self.choosing   # the seat's own small choices so far (docs/actions.md)
         out["display"] = build_display(g, out)
         if legal and seat is not None and self.to_act == seat:
-            out["legal_actions"] = self.legal_actions()
+            try:
+                out["legal_actions"] = self.legal_actions()
+            except TooManyActions:   # the first found through the small choices (docs/actions.md)
+                from .walk import legal_walk
+                out["legal_actions"] = legal_walk(self, limit=VIEW_LEGAL_LIMIT)[0]
+                out["legal_more"] = True
         return out
 
     def _code_or_none(self, face):
