@@ -297,8 +297,8 @@ class Tricks(Step):
             "p_hand = hands[p_seat]", "c1 = p_cards"] + [local.sub(r"\1[", ln) for ln in lines] + ["return c1"]),
             why) for lines, (_, why, _) in zip(part_lines[key], parts[key]) if lines]
             for key in ("lead", "play")}
-        self._play_card = comp.function("", (("card", CARD),), statements=head + ["p_hand = hands[p_seat]"]
-                                        + play_card + ["return done"])
+        self._play_card = comp.function("", (("card", CARD),), statements=_drop_unused(
+            head + ["p_hand = hands[p_seat]"] + play_card + ["return done"]))
         if self.choose is not None:   # one function plays a card or makes the pending choice (State.apply)
             fn = f"_make_choice_{id(self)}"
             comp.ns[fn] = self._make_choice
@@ -351,6 +351,10 @@ class Tricks(Step):
                 self._legal_display = comp.function("", (), statements=head + display + [
                     "return c1 if plays and hi > lo else sorted(c1, key=_SK)"])
                 self.legal_sorted = self._legal_display      # an instance attribute: one call less per action
+                # The legal cards in face order (the sorted hand's slice, or the hand itself: the caller
+                # must not change it), for the ids' hot path: their ids are sorted as ints, no key.
+                self._legal_faces = comp.function("", (), statements=_drop_unused(
+                    head + _fast_follow(loop_legal) + ["return c1"]))
         else:
             head_loop = head
         loop = head_loop + ["while True:"] + ["    " + ln for ln in
@@ -722,7 +726,9 @@ class Tricks(Step):
             key = self.game.deck.sort_key
             cards = sorted(inv.values(), key=key.__getitem__)
             if all(tab[a] < tab[b] for a, b in zip(cards, cards[1:])):
-                return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal_display, True
+                # ids in display order: the face-ordered legal list (no reversed slice, no sort by
+                # display key) gives the ids sorted as ints.
+                return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal_faces
         return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal
 
     def text(self, s, card):
@@ -859,6 +865,30 @@ def _suit_runs(deck):
                 return None
             lo[s], hi[s] = faces[0], faces[-1] + 1
     return tuple(lo), tuple(hi)
+
+
+#: Assignments of the generated functions' preamble and trick resolution whose value has no effect
+#: (a slot, a state attribute, a length, a constant): dropped by ``_drop_unused`` when nothing reads them.
+_PURE_ASSIGN = re.compile(r"^\s*(events|hands|z|k|_trump|cancelled) = (s\.\w+|z\[\d+\]|v\[\d+\]|len\(plays\)|None)$")
+
+
+def _drop_unused(lines: list) -> list:
+    """``lines`` (a generated function's statements) without the ``_PURE_ASSIGN`` assignments of a
+    local that no other line names: the same function, fewer bytecodes per call."""
+    out = list(lines)
+    changed = True
+    while changed:   # (dropping `hands = z[0]` may leave `z` unread)
+        changed = False
+        for i, ln in enumerate(out):
+            m = _PURE_ASSIGN.match(ln)
+            if m is None:
+                continue
+            name = re.compile(rf"\b{m.group(1)}\b")
+            if not any(name.search(other) for j, other in enumerate(out) if j != i):
+                del out[i]
+                changed = True
+                break
+    return out
 
 
 def _without_events(lines: list) -> list:
