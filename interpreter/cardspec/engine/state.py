@@ -618,8 +618,7 @@ class State:
         if c is None:
             if self.terminal:
                 return []
-            step = self.game.steps[self.pc]
-            f = step.id_fast
+            f = self.game.steps[self.pc].id_fast
             if f is not None:   # each legal move has one key and one id, by table look-ups: the hot path
                 try:
                     keys = f[4](self)
@@ -629,16 +628,15 @@ class State:
                     raise self._failed(e) from None
                 if not keys:
                     raise self._failed(RuleFault(f"seat {self.v[TO_ACT]} has no legal action"))
-                mode = f[3]
-                ids = list(map(f[0], keys)) if mode == 2 else sorted(map(f[0], keys)) if not mode \
-                    else sorted(set(map(f[0], keys)))
                 # The keys (perhaps a list the state holds) are kept, not the ids handed out: apply_id
-                # checks the key of an id against them. (None, keys, None, id -> move, names, apply,
-                # key -> id, id -> key)
-                self._cache = (None, keys, None, f[1], f[2], f[5], f[0], f[6])
-                return ids
-        elif len(c) > 6:   # listed before by the hot path: the same ids again
-            return sorted(set(map(c[6], c[1])))
+                # checks the key of an id against them. (None, keys, None, the step's id_fast)
+                self._cache = (None, keys, None, f)
+                mode = f[3]
+                if not mode:
+                    return sorted(map(f[0], keys))
+                return list(map(f[0], keys)) if mode == 2 else sorted(set(map(f[0], keys)))
+        elif len(c) == 4:   # listed before by the hot path: the same ids again
+            return sorted(set(map(c[3][0], c[1])))
         if self.terminal:
             return []
         step = self.game.steps[self.pc]
@@ -652,7 +650,8 @@ class State:
         c = self._cache
         if c is not None and len(c) > 2:
             if c[2] is None:   # the hot path's cache: the ids from its keys
-                c = self._cache = (None, None, sorted(set(map(c[6], c[1]))), c[3], c[4])
+                f = c[3]
+                c = self._cache = (None, None, sorted(set(map(f[0], c[1]))), f[1], f[2])
             return c
         codec = self.game.actions
         table = step.__dict__.get("_id_table", False)
@@ -683,13 +682,14 @@ class State:
         """Make the small choice of id ``i`` (``game.actions``). Raises ``IllegalAction`` naming the
         legal small choices when ``i`` is not legal now (state unchanged)."""
         c = self._cache
-        if c is not None and len(c) > 6 and seat is None:   # the ids were listed by the hot path
-            key = c[7].get(i) if type(i) is int else None
+        if c is not None and len(c) == 4 and seat is None:   # the ids were listed by the hot path
+            f = c[3]
+            key = f[6].get(i) if type(i) is int else None
             if key is not None and key in c[1]:
                 self._cache = None
-                self.history.append(c[4][i])
+                self.history.append(f[2][i])
                 try:
-                    if c[5](self, key):
+                    if f[5](self, key):
                         self._finish_step()
                 except CardspecError:
                     raise
