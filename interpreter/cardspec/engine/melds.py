@@ -782,6 +782,8 @@ class Extensions(CardSetSearch):
         rn, rw = mnat + cn, mwl + cw
         if not h.possible(rn, rw, cn, cw, max(0, self.maxw), 0, ()):
             return
+        if not cur and not h.units(rn, rw, cn, cw, max(0, self.maxw), 0, (), cur):
+            return   # a lay-off adds a card, and no card of the hand may join (``units`` lists every one that may)
         left = h.without(cur)
         if left is None:
             return
