@@ -485,6 +485,7 @@ class Game:
             self.env.names[name] = Binding(f"_d_{name}", ANY, kind="define", params=tuple(
                 p for p, _ in _signature(sigs[name][0])[1]), param_types=(ANY,) * len(_signature(sigs[name][0])[1]))
             self.ns[f"_d_{name}"] = lambda *a: 0
+        pure = set()   # the definitions that read nothing but their arguments (``_pure``)
         for key in ordered:
             text = defines[key]
             name, params = _signature(key)
@@ -513,6 +514,10 @@ class Game:
                 self.env.names[name] = Binding(code.src, code.type, const=True)
                 continue
             comp.function(code.src, tuple(zip([p for p, _ in params], ptypes)), name=fname)
+            if params and _pure(code.src, pure):   # reads only its arguments (no state): memoized when worth it
+                pure.add(fname)
+                if code.type in (INT, BOOL) and code.cost >= _MEMO_COST:
+                    self.ns[fname] = _memoized(self.ns[fname])
             # Definitions that read the trick in progress (docs/tricks.md): the tricks step keeps the list of
             # plays in its random playouts for the rulesets that call them.
             # Every definition's parameters and generated body: the score step specialises the one it calls
@@ -680,6 +685,46 @@ def _slots_read(src: str, defs: dict):
         if re.search(r"\bs\b", rest):
             return None
     return tuple(sorted(vs)), tuple(sorted(cs))
+
+
+#: A definition with parameters whose value is a number or a truth value, reads no state and costs at
+#: least this much (the load-time cost bound, docs/dsl.md "Bounds") keeps its values by argument
+#: (``_memoized``): a meld's stand-ins are asked at every small choice of a lay-off.
+_MEMO_COST = 500
+
+#: The most argument tuples a memoized definition keeps (then it starts again).
+_MEMO_SIZE = 4096
+
+
+def _pure(src: str, pure: set) -> bool:
+    """Whether the generated body ``src`` reads nothing but its parameters: no ``s`` (the state) but as
+    the first argument of definitions in ``pure``."""
+    for fname in pure:
+        if fname in src:
+            src = re.sub(rf"\b{fname}\(s\b,?", f"{fname}(", src)
+    return re.search(r"\bs\b", src) is None
+
+
+def _memoized(fn):
+    """``fn(s, *args)`` of a definition that reads only ``args``, with its values kept by ``args`` (at
+    most ``_MEMO_SIZE``; arguments that cannot be hashed, such as lists, are computed each time). The
+    same values: a definition is pure (expressions have no effects)."""
+    memo = {}
+
+    def memo_fn(s, *args):
+        try:
+            return memo[args]
+        except KeyError:
+            pass
+        except TypeError:
+            return fn(s, *args)
+        r = fn(s, *args)
+        if len(memo) >= _MEMO_SIZE:
+            memo.clear()
+        memo[args] = r
+        return r
+    memo_fn.__wrapped__ = fn
+    return memo_fn
 
 
 def _signature(key):
