@@ -68,7 +68,7 @@ _TEXT_MEMO = 50_000
 
 class _Param:
     __slots__ = ("name", "kind", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
-                 "elem", "ordered", "cands", "search", "srcs", "kmin_lit", "reason", "size")
+                 "elem", "ordered", "cands", "search", "srcs", "kmin_lit", "reason", "size", "digits")
 
 
 class _Action:
@@ -430,7 +430,7 @@ class Turns(Step):
             kind = kinds[0]
             P = _Param()
             P.name, P.kind = pname, kind
-            P.where = P.values = P.cands = P.search = P.srcs = P.kmin_lit = P.size = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
+            P.where = P.values = P.cands = P.search = P.srcs = P.kmin_lit = P.size = P.digits = None   # P.values(s, seat, *earlier params): what why_illegal names as legal
             P.ordered = False
             P.reason = " ".join(str(pspec["reason"]).split()) if pspec.get("reason") is not None else None
             var = py_param(pname)
@@ -1116,13 +1116,17 @@ class Turns(Step):
 
     def _digits(self, P) -> bool:
         """A number parameter spelled in digits (its range is not known at load time)."""
-        if P.kind != "number":
-            return False
-        key = id(P)
-        if key not in self._spaces:
-            from ..choices import static_range
-            self._spaces[key] = static_range(*P.srcs, len(self.game.deck.cards)) if P.srcs else None
-        return self._spaces[key] is None
+        d = P.digits
+        if d is None:   # worked out once per parameter
+            if P.kind != "number":
+                d = False
+            else:
+                key = id(P)
+                if key not in self._spaces:
+                    self._spaces[key] = static_range(*P.srcs, len(self.game.deck.cards)) if P.srcs else None
+                d = self._spaces[key] is None
+            P.digits = d
+        return d
 
     @staticmethod
     def _merged(P) -> bool:
