@@ -19,6 +19,11 @@ Prints, from one run:
 
 The machines here are noisy: each figure is the best of ``--rounds`` interleaved rounds; compare the
 ratios of one run, not figures of different runs.
+
+``--play RULESET N`` only plays N random matches (seeds 1..N, ``random_playout``, ``record=False``): run
+it under ``valgrind --tool=callgrind`` with N and with 0 (``PYTHONHASHSEED=0``)
+and divide the difference of the instruction counts by N (per match; by the matches' turns, per turn); the
+figure does not move with the machine's load (docs/performance.md, "Random burraco matches").
 """
 from __future__ import annotations
 
@@ -134,13 +139,26 @@ def hearts(seconds: float, rounds: int) -> dict:
     return best
 
 
+def play(name: str, n: int) -> None:
+    """N random matches of ``name`` through ``random_playout`` (seeds 1..N, ``record=False``)."""
+    import cardspec
+    game = cardspec.load(name)
+    game.new_state(record=False, rng=random.Random(0))   # built once, outside the count
+    for seed in range(1, n + 1):
+        game.new_state(record=False, rng=random.Random(seed)).random_playout()
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--baseline", default=BASELINE, help="git revision of the engine before small choices")
     ap.add_argument("--seconds", type=float, default=6.0, help="seconds per engine and ruleset (split over rounds)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--play", nargs=2, metavar=("RULESET", "N"), help="only play N seeded random matches")
     args = ap.parse_args(argv)
+    if args.play:
+        play(args.play[0], int(args.play[1]))
+        return
     res = {"matches": matches(args.baseline, args.seconds, args.rounds), "hearts": hearts(args.seconds, args.rounds)}
     if args.json:
         print(json.dumps(res, indent=1))
