@@ -227,3 +227,61 @@ def test_two_actions_written_alike_are_refused_at_the_text(tmp_path, text, said)
     problems = _problems(tmp_path, base.replace(old, f"  prophesy:\n    text: {text}\n"))
     line = base.splitlines().index("    text: prophet") + 1
     assert any(said in p.message and p.line == line for p in problems), problems
+
+
+_MELD = '      - meld: {from: "hand[seat]", to: "table[team(seat)]", cards: cards, wild: wild_cards}\n'
+_LAY_OFF = '      - lay_off: {from: "hand[seat]", to: "table[team(seat)]", index: meld - 1,'
+_WILD_LOW = '      - wild_to_low_end: {to: "table[team(seat)]", index: meld - 1, wild: wild_cards}\n'
+_DISCARD = '      - move: {from: "hand[seat]", to: discard, cards: card}\n'
+
+
+def _burraco_with(tmp_path, old, new):
+    """The problems of burraco with ``old`` (once in it) replaced by ``new``, and the line of ``new``'s first
+    line that is not in burraco."""
+    base = (Path(__file__).parents[1] / "rulesets" / "burraco.yaml").read_text(encoding="utf-8")
+    assert base.count(old) == 1, old
+    changed = next(i for i, t in enumerate(new.splitlines()) if t not in base.splitlines())
+    return _problems(tmp_path, base.replace(old, new)), base[:base.index(old)].count("\n") + 1 + changed
+
+
+@pytest.mark.parametrize("old, new, said", [
+    # seed 20261201, mutant 34870 as it was rebuilt: the new meld into the per-seat zone of cards itself
+    (_MELD, _MELD.replace('to: "table[team(seat)]"', "to: hand"),
+     "meld's to: is a zone of melds (declared melds: true, e.g. table[team(seat)]); found per-seat zone 'hand' "
+     "as a whole"),
+    (_LAY_OFF, _LAY_OFF.replace('to: "table[team(seat)]"', "to: hand"),
+     "lay_off's to: is a zone of melds"),
+    (_WILD_LOW, _WILD_LOW.replace('to: "table[team(seat)]"', "to: held"),
+     "wild_to_low_end's to: is a zone of melds"),
+    # cards taken from what is no zone: a card parameter (a tuple), one meld of the table
+    (_MELD, _MELD.replace('from: "hand[seat]"', "from: cards"),
+     "meld's from: is a zone of cards (a shared zone, or a per-seat zone with its seat: hand[seat]); found a value "
+     "computed from zones, not a zone itself"),
+    (_LAY_OFF, _LAY_OFF.replace('from: "hand[seat]"', 'from: "table[team(seat)][meld - 1]"'),
+     "lay_off's from: is a zone of cards (a shared zone, or a per-seat zone with its seat: hand[seat]); found one "
+     "meld of zone 'table'"),
+    # the same hole in move and shuffle: a list of cards that is no zone
+    (_DISCARD, _DISCARD.replace("to: discard", 'to: "table[team(seat)][0]"'),
+     "move's to: is a zone of cards (a shared zone, or a per-seat zone with its seat: hand[seat]); found one meld "
+     "of zone 'table'"),
+    (_DISCARD, _DISCARD.replace('from: "hand[seat]"', 'from: "filter(c in hand[seat] where c != card)"'),
+     "move's from: is a zone of cards"),
+    (_DISCARD, _DISCARD + '      - shuffle: "filter(c in discard where c != card)"\n',
+     "shuffle's zone is a zone of cards"),
+    (_DISCARD, '      - move: {from: stock, to: "hand[seat]", count: 1, refill: "table[0][0]"}\n' + _DISCARD,
+     "move's refill: is a zone of cards"),
+])
+def test_an_effect_zone_that_is_not_a_zone_of_its_kind_is_refused(tmp_path, old, new, said):
+    """Seed 20261201, mutant 34870 (burraco): the meld effect's `to: table[team(seat)]` mutated to `to: hand`
+    validated (a per-seat zone of cards and one seat's zone of melds are both lists of card lists) and raised
+    `TypeError: 'int' object is not subscriptable` at play, the meld appended to the list of hands. Every
+    effect argument that changes a zone is checked at load to be a zone of the kind it needs — meld's and
+    lay_off's to: and wild_to_low_end's to: a zone of melds; their from:, move's from:/to:/refill: and
+    shuffle's zone a zone of cards (not a card parameter, one meld, or a computed list) — a RulesetError at
+    its file:line:col. Before the check, five of these were internal errors at validate's play (TypeError,
+    AttributeError), the move onto one meld a ruleset error at play only while that meld did not exist (a
+    tuple once it does), and three validated and went wrong silently (the wild_to_low_end into
+    `held` could put a tuple in place of a seat's zone; a move from filter(…) copied cards; a shuffle of
+    filter(…) shuffled nothing)."""
+    problems, line = _burraco_with(tmp_path, old, new)
+    assert any(said in p.message and p.line == line for p in problems), problems

@@ -170,6 +170,9 @@ def _effect_lines(game, comp, kind, body, path, params):
         dst = comp.code(body["to"], path + ("to",), params, (ZONE,), whole_zone=True)
         if src is None or dst is None:
             return None
+        if not (zone_arg(game, comp, src, path + ("from",), "move's from:")
+                & zone_arg(game, comp, dst, path + ("to",), "move's to:")):
+            return None
         if comp.top_only and not _move_keeps_top_only(game, comp, body, path, src.src, dst.src):
             return None
         put = "_fx_insert_random(s, {dst}, {cards})" if body.get("random_place") else "{dst}.extend({cards})"
@@ -188,7 +191,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         refill = None
         if "refill" in body:
             refill = comp.code(body["refill"], path + ("refill",), params, (ZONE,))
-            if refill is None:
+            if refill is None or not zone_arg(game, comp, refill, path + ("refill",), "move's refill:"):
                 return None
         if "count" in body:
             cnt = comp.code(body["count"], path + ("count",), params, (INT,))
@@ -236,7 +239,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         return out
     if kind == "shuffle":
         z = comp.code(body.get("zone") if isinstance(body, dict) else body, path, params, (ZONE,))
-        if z is None:
+        if z is None or not zone_arg(game, comp, z, path, "shuffle's zone"):
             return None
         return [f"s.rng.shuffle({z.src})"]
     if kind == "reveal":
@@ -417,6 +420,81 @@ def _move_keeps_top_only(game, comp, body, path, src: str, dst: str) -> bool:
                      "cards go on its top (random_place: reads its order)")
         return False
     return True
+
+
+def _zone_of(game, node):
+    """The ``Zone`` that generated-code ``node`` (a Python AST) is, ``NO_ZONE`` for the zone of no seat, or a
+    text saying what it is instead. A zone is ``s.z[N]`` of a shared zone, a per-seat zone indexed by a seat
+    (``s.z[N][i]`` inside its range check, ``_lat(s.z[N], i)``), or ``if … then Z1 else Z2`` of two zones."""
+    import ast
+
+    def bare(n):   # the index N of ``s.z[N]``, else None
+        if (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "z"
+                and isinstance(n.value.value, ast.Name) and n.value.value.id == "s"
+                and isinstance(n.slice, ast.Constant) and type(n.slice.value) is int
+                and 0 <= n.slice.value < len(game.zones)):
+            return game.zones[n.slice.value]
+        return None
+
+    if isinstance(node, ast.Name) and node.id == "_NO_ZONE":
+        return "NO_ZONE"
+    if isinstance(node, ast.IfExp):
+        a, b = _zone_of(game, node.body), _zone_of(game, node.orelse)
+        if isinstance(a, str) and a != "NO_ZONE":
+            return a
+        if isinstance(b, str) and b != "NO_ZONE":
+            return b
+        if a == "NO_ZONE" or b == "NO_ZONE":
+            return b if a == "NO_ZONE" else a
+        return a if a.melds == b.melds else "a zone of melds or a zone of cards, by a condition"
+    z = bare(node)
+    if z is not None:
+        return f"per-seat zone '{z.name}' as a whole (one zone per seat)" if z.per_seat else z
+    inner = None
+    if isinstance(node, ast.Subscript):
+        inner = node.value
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "_lat"
+          and len(node.args) == 2):
+        inner = node.args[0]
+    z = bare(inner) if inner is not None else None
+    if z is not None and z.per_seat:
+        return z
+    if z is not None and z.melds:
+        return f"one meld of zone '{z.name}'"
+    inner_z = _zone_of(game, inner) if inner is not None else None
+    if not isinstance(inner_z, str) and inner_z is not None and inner_z.melds:
+        return f"one meld of zone '{inner_z.name}'"
+    return "a value computed from zones, not a zone itself"
+
+
+def zone_arg(game, comp, code, path, what: str, melds: bool = False) -> bool:
+    """True when generated ``code`` is a zone an effect may change (``_zone_of``) of the kind wanted (of melds
+    when ``melds``, else of cards); else a problem at ``path`` naming what was expected and found, and False.
+    The expression's type alone does not tell: a per-seat zone of cards (``hand``) and one seat's zone of
+    melds (``table[team(seat)]``) are both lists of card lists, and a card parameter, one meld
+    (``table[0][0]``) or ``filter(…)`` are lists of cards that are no zone (a TypeError or AttributeError at
+    play, or cards moved nowhere)."""
+    import ast
+    try:
+        node = ast.parse(code.src.strip(), mode="eval").body
+    except SyntaxError:
+        node = None
+    z = _zone_of(game, node) if node is not None else "a value computed from zones, not a zone itself"
+    if z == "NO_ZONE":
+        return True
+    kind = "a zone of melds (declared melds: true, e.g. table[team(seat)])" if melds else \
+        "a zone of cards (a shared zone, or a per-seat zone with its seat: hand[seat])"
+    if isinstance(z, str):
+        found = z
+    elif z.melds != melds:
+        found = (f"the zone of melds '{z.name}'" if z.melds else f"the zone of cards '{z.name}'") + \
+            ("[SEAT]" if z.per_seat else "")
+    else:
+        return True
+    comp.problem(path, f"{what} is {kind}; found {found}",
+                 "melds go to a zone declared with melds: true (zones: table: {owner: seat, melds: true})" if melds
+                 else "name a zone of cards declared under zones: (hand[seat], stock, discard, …)")
+    return False
 
 
 def _target(game, comp, text, path, params):

@@ -71,7 +71,7 @@ from collections import Counter
 
 from ..lang.builtins import BUILTIN_COST, _argc, builtin
 from .choices import CardSetSearch
-from .effects import EXTRA_EFFECTS
+from .effects import EXTRA_EFFECTS, zone_arg
 from ..lang import ANY, BOOL, CARD, INT, SUIT, Code, list_of
 
 MAX_PLACES = 13
@@ -1017,6 +1017,9 @@ def _effect(kind):
         wild = comp.code(body["wild"], path + ("wild",), params, (list_of(CARD),))
         if None in (src, dst, cards, wild):
             return None
+        if not (zone_arg(game, comp, src, path + ("from",), f"{kind}'s from:")
+                & zone_arg(game, comp, dst, path + ("to",), f"{kind}'s to:", melds=True)):
+            return None
         ns = comp.ns
         ns.update(_m_fx_meld=fx_meld, _m_fx_lay_off=fx_lay_off)
         if kind == "meld":
@@ -1041,7 +1044,7 @@ def _wild_to_low_end_effect(game, comp, body, path, params):
     dst = comp.code(body["to"], path + ("to",), params, (list_of(list_of(CARD)),))
     idx = comp.code(body["index"], path + ("index",), params, (INT,))
     wild = comp.code(body["wild"], path + ("wild",), params, (list_of(CARD),))
-    if None in (dst, idx, wild):
+    if None in (dst, idx, wild) or not zone_arg(game, comp, dst, path + ("to",), "wild_to_low_end's to:", melds=True):
         return None
     comp.ns.update(_m_fx_wild_to_low_end=fx_wild_to_low_end)
     return [f"_m_fx_wild_to_low_end(s, {dst.src}, {idx.src}, {wild.src})"]
