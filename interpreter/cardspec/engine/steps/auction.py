@@ -359,7 +359,8 @@ class Auction(Step):
             words = words[1:]
         if len(words) == 1 and words[0].lower() in self._lookup:   # a contract
             return self._lookup[words[0].lower()]
-        if len(words) == 1 and len(words[0]) > 1 and words[0][:-1].isdigit():   # "14H", "14♥"
+        if len(words) == 1 and len(words[0]) > 1 and words[0][:-1].isdigit() and not words[0][-1].isdigit():
+            # "14H", "14♥" (not "15": a bid of a number only)
             words = [words[0][:-1], words[0][-1]]
         deck = s.game.deck
         norm = []
