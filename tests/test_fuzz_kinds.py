@@ -285,3 +285,39 @@ def test_an_effect_zone_that_is_not_a_zone_of_its_kind_is_refused(tmp_path, old,
     filter(…) shuffled nothing)."""
     problems, line = _burraco_with(tmp_path, old, new)
     assert any(said in p.message and p.line == line for p in problems), problems
+
+
+def test_a_two_digit_bid_of_a_number_only_is_understood(tmp_path):
+    """Seed 20261201, mutant 43186 (napoleon): `bids: {number: …, suit: [C, D, H, S]}` with its suit: deleted
+    listed `bid 15` as legal and then refused it as not understood: the parser read a number with a suit
+    letter after it ("14H") into "1" and suit "5". Each listed bid's own text is understood."""
+    text = (Path(__file__).parents[1] / "rulesets" / "napoleon.yaml").read_text(encoding="utf-8")
+    old = "bids: {number: {min: min_bid, max: 20}, suit: [C, D, H, S]}"
+    assert old in text
+    path = tmp_path / "child.yaml"
+    path.write_text(text.replace(old, "bids: {number: {min: min_bid, max: 20}}"), encoding="utf-8")
+    import cardspec
+    game = cardspec.load(str(path), players=4)
+    legal = game.new_state(seed=4).legal_actions()
+    assert "bid 15" in legal and "bid 20" in legal, legal
+    for text in legal:   # each by its text, on its own copy of the deal
+        state = game.new_state(seed=4)
+        state.apply(text)
+        assert state.legal_actions() != legal or text == "pass"
+
+
+@pytest.mark.parametrize("index", ["seat + 1", "-1"])
+def test_a_lay_off_on_a_meld_that_does_not_exist_is_a_ruleset_error(tmp_path, index):
+    """Seed 20261201, mutant 43443 (burraco): the lay_off effect's `index: meld - 1` mutated to `seat + 1`
+    validated and raised IndexError at play (a negative index laid the cards off on another meld). The index
+    is known only at play: a meld the zone does not hold is a ruleset error at the step (ruleset/runtime),
+    raised before any card moves."""
+    from cardspec.lang.runtime import RuleFault
+    from cardspec.engine.melds import fx_lay_off
+    hand, table = [1, 2], [(3, 4, 5)]
+    with pytest.raises(RuleFault, match="no such meld"):
+        fx_lay_off(None, hand, table, 1 if index == "seat + 1" else -1, [1], [])
+    assert hand == [1, 2] and table == [(3, 4, 5)]
+    problems = _problems(tmp_path, (Path(__file__).parents[1] / "rulesets" / "burraco.yaml").read_text(
+        encoding="utf-8").replace("index: meld - 1, cards: cards", f"index: {index}, cards: cards"))
+    assert any(p.code == "ruleset/runtime" and "no such meld" in p.message for p in problems), problems

@@ -73,6 +73,7 @@ from ..lang.builtins import BUILTIN_COST, _argc, builtin
 from .choices import CardSetSearch
 from .effects import EXTRA_EFFECTS, zone_arg
 from ..lang import ANY, BOOL, CARD, INT, SUIT, Code, list_of
+from ..lang.runtime import RuleFault
 
 MAX_PLACES = 13
 ACE = 14
@@ -922,7 +923,11 @@ def fx_meld(s, src, dst, cards, wild):
 
 def fx_lay_off(s, src, dst, index, cards, wild, fixed=False):
     """Move ``cards`` from ``src`` onto meld ``index`` of ``dst`` and lay it out again (``fixed``: its
-    wilds keep their places, ``fixed_layout``; the ruleset's ``legal:`` has checked that one exists)."""
+    wilds keep their places, ``fixed_layout``; the ruleset's ``legal:`` has checked that one exists).
+    Raises ``RuleFault`` (a ruleset error at the step) when ``dst`` has no meld ``index``, before any card moves."""
+    if not 0 <= index < len(dst):
+        raise RuleFault(f"cards were laid off on meld {index} (from 0) of a zone holding {len(dst)} melds: "
+                        "there is no such meld (the lay_off effect's index:)")
     ns = s.game.ns
     got = _take(src, cards)
     if fixed:
