@@ -207,13 +207,22 @@ def test_bot_delay_is_applied_server_side(server):
 
 
 def test_idle_tables_close_and_joined_clients_are_told():
-    s = Server(idle_timeout=0.3)
+    """The registry's clock is the test's (CI saw a 0.3 s idle_timeout pass between the create and the join
+    on a loaded machine: the table was gone before it was joined). Time moves only when the test says."""
+    s = Server(idle_timeout=5.0)   # (a connection that follows no table is closed after 5 s of wall time)
+    now = [time.monotonic()]
+    s.registry.clock = lambda: now[0]
     try:
         _, t = create(s, bots=[])
         ws = s.ws()
         ws.ask({"type": "join", "table": t["table"]})
         assert ws.recv()["type"] == "update"
-        assert ws.recv(timeout=5) == {"type": "closed", "table": t["table"], "reason": "idle"}
+        now[0] += 4.0                  # not yet idle for 5 s: the reaper (every 1.25 s) leaves it
+        with pytest.raises(TimeoutError):
+            ws.recv(timeout=2.0)
+        assert t["table"] in s.registry.tables
+        now[0] += 2.0
+        assert ws.recv(timeout=10) == {"type": "closed", "table": t["table"], "reason": "idle"}
         assert ws.ask({"type": "get_view", "table": t["table"]})["code"] == "table/not_found"
         ws.close()
     finally:
@@ -365,7 +374,7 @@ def test_connections_per_address_are_capped(capfd):
 
 def test_websockets_per_address_are_capped_and_idle_ones_closed():
     from websockets.exceptions import ConnectionClosed, InvalidStatus
-    s = Server(max_connections_per_address=2, idle_timeout=0.5)
+    s = Server(max_connections_per_address=2, idle_timeout=3.0)   # (long enough that a loaded machine opens the third before a closes)
     try:
         a, b = s.ws(), s.ws()
         with pytest.raises(InvalidStatus):
