@@ -57,6 +57,23 @@ def legal_walk(state, prefix: str = "", limit: int = 500, max_nodes: int | None 
         budget[0] -= 1
         return state._options_at(step, pos)
 
+    def children(pos, chunks, opts):
+        """``(position, chunks)`` after each small choice of ``opts`` that can still match ``prefix``, each
+        position once (the same cards chosen in another order of an unordered set: one branch)."""
+        for c in opts:
+            more = chunks + (c,)
+            k = _key(more)
+            if not (k.startswith(want) or want.startswith(k)):
+                continue
+            nxt = state._next_at(step, pos, c)
+            try:
+                if nxt in visited:
+                    continue
+                visited.add(nxt)
+            except TypeError:        # a position that does not hash: only the texts are compared
+                pass
+            yield nxt, more
+
     def branch(pos, chunks):
         """The legal actions below partial position ``pos`` reached by ``chunks``, depth first."""
         opts, move = options(pos)
@@ -66,18 +83,7 @@ def legal_walk(state, prefix: str = "", limit: int = 500, max_nodes: int | None 
                 seen.add(text)
                 yield text
             return
-        for c in opts:
-            more = chunks + (c,)
-            k = _key(more)
-            if not (k.startswith(want) or want.startswith(k)):
-                continue
-            nxt = state._next_at(step, pos, c)
-            try:
-                if nxt in visited:   # the same cards chosen in another order (an unordered set)
-                    continue
-                visited.add(nxt)
-            except TypeError:        # a position that does not hash: only the texts are compared
-                pass
+        for nxt, more in children(pos, chunks, opts):
             yield from branch(nxt, more)
 
     out: list = []
@@ -87,13 +93,7 @@ def legal_walk(state, prefix: str = "", limit: int = 500, max_nodes: int | None 
         if move is not None:   # (a partial that is already a whole action: not kept by choose)
             text = step.text(state, move)
             return ([text], True) if text.lower().startswith(low) else ([], True)
-        gens = []
-        for c in top:
-            more = done_before + (c,)
-            k = _key(more)
-            if not (k.startswith(want) or want.startswith(k)):
-                continue
-            gens.append(branch(state._next_at(step, state._chpos, c), more))
+        gens = [branch(nxt, more) for nxt, more in list(children(state._chpos, done_before, top))]
         live = []
         for g in gens:   # one action for each way to begin, then the rest of each in turn
             if len(out) >= limit:
