@@ -162,3 +162,14 @@ def test_a_view_and_a_bot_at_the_table_go_on(small_cap):
     move = make_bot("random", seed=2).act(v, v["legal_actions"])
     s.apply(move)
     assert s.history[-1] == move
+
+
+def test_a_hostile_prefix_walks_nothing(small_cap):
+    """A client's get_legal prefix reaches the walk only as text compared with chunks: a long, odd or
+    mismatching one prunes at the first choice (no action found, the walk complete, nothing changed)."""
+    s = _long_hand()
+    top = s.legal_choices()
+    for prefix in ("x" * 60_000, "play \u0000\u202e", "PLAY " + "ZZ " * 2000, "__import__('os')"):
+        found, complete = legal_walk(s, prefix=prefix, limit=500)
+        assert found == [] and complete
+    assert s.legal_choices() == top and s.partial == ()
