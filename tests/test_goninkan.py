@@ -439,3 +439,26 @@ def test_juroku_with_early_end_off_the_play_goes_on_either_way(base16):
         for seed in range(seeds):
             s = play_random(g, seed, check=lambda st: card_count(st) == 53 or pytest.fail("cards"))
             assert s.result["reason"] == "all 10 rounds are played"
+
+
+@pytest.mark.parametrize("players,options", [(5, {}), (6, {}), (5, {"juroku": True, "early_end": False})])
+def test_side_honours_are_the_sums_over_each_sides_seats(players, options):
+    """The ruleset sums the pair's honours as two piles (honours(kan_joker) + honours(kan_ace)) and the
+    mukankei's as the rest of all honours taken: the same as summing honours(p) over the seats where
+    kankei(p) / not kankei(p) (goninkan.md, Scoring: "the side's captured honours"), at every decision
+    of random matches — the two kankei are never one seat, a double kan included."""
+    g = cardspec.load("goninkan", players, options)
+    kh, mh = g.ns["_d_kankei_honours"], g.ns["_d_mukankei_honours"]
+    won, pts = g.zone["won"].index, g.ns["POINTS"]
+    for seed in range(2):
+        s, rng = g.new_state(seed=seed), random.Random(seed)
+        for _ in range(1500):
+            if s.terminal:
+                break
+            v = s.view(None)["vars"]
+            pair = {v["kan_joker"], v["kan_ace"]} - {-1, None}
+            assert v["kan_joker"] != v["kan_ace"] or v["kan_joker"] in (-1, None)
+            honours = [sum(pts[c] for c in s.z[won][p]) for p in range(players)]
+            assert kh(s) == sum(honours[p] for p in range(players) if p in pair)
+            assert mh(s) == sum(honours[p] for p in range(players) if p not in pair)
+            s.apply(rng.choice(s.legal_actions()))

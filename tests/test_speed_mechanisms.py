@@ -164,3 +164,39 @@ def test_order_table_follows_a_seat_change():
         want = tuple(game.next_expr(s, p) % 5 for p in range(5))
         assert game.order_table(s) == want
         assert sorted(want) == list(range(5))
+
+
+@pytest.mark.parametrize("name,n", [("goninkan", 5), ("goninkan", 6), ("black-lady", 4), ("sheepshead", 5)])
+def test_a_card_sum_over_every_seats_pile_is_one_pass_over_the_chained_piles(name, n):
+    """`sum(sum(c.points for c in Z[p]) for p in seats)` (Z a per-seat zone, no condition) is one pass over
+    the piles chained (`_chain`): the same total as summing each seat's pile, at every position of
+    random matches; a condition, a shared zone or another list of seats keeps the plain form."""
+    from cardspec.lang.checker import compile_expr
+    g = load(name, n)
+    won = g.zone["won"].index
+    pts = g.ns["POINTS"]
+    flat = compile_expr("sum(sum(c.points for c in won[p]) for p in seats)", g.env, {}).src
+    assert "_chain(" in flat
+    f = g.comp.function(flat)
+    for text in ("sum(sum(c.points for c in won[p]) for p in seats where p > 0)",
+                 "sum(sum(c.points for c in won[p]) for p in [0, 1])"):
+        assert "_chain(" not in compile_expr(text, g.env, {}).src
+    for s in _positions(g, seeds=2, cap=400):
+        assert f(s) == sum(pts[c] for pile in s.z[won] for c in pile)
+
+
+@pytest.mark.parametrize("name", ["sheepshead", "napoleon", "briscola-chiamata", "briscola-bugiarda"])
+def test_seats_on_the_declarers_side_are_the_side_found_once(name):
+    """`x for p in seats where on_declarer_side(p)` goes through the side's seats found once (the
+    declarer and the partner, in seat order): the same seats in the same order as asking every seat,
+    at every position of random matches (before the called card is played, after, and with no sides)."""
+    from cardspec.lang.checker import compile_expr
+    g = load(name)
+    side = g.ns["_sides_side"]
+    srcs = [compile_expr(t, g.env, {}).src for t in
+            ("filter(p in seats where on_declarer_side(p))", "sum(p * 10 + 1 for p in seats where on_declarer_side(p))")]
+    assert all("_sides_team(s)" in x and "_sides_side" not in x for x in srcs)
+    listed, total = (g.comp.function(x) for x in srcs)
+    for s in _positions(g, seeds=2, cap=600):
+        plain = [p for p in range(s.n) if side(s, p)]
+        assert listed(s) == plain and total(s) == sum(p * 10 + 1 for p in plain)

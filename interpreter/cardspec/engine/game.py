@@ -208,6 +208,7 @@ class Game:
         for z in self.zones:
             zt = SEAT_ZONE if z.per_seat else ZONE
             env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt)
+        env.seat_zones = frozenset(f"s.z[{z.index}]" for z in self.zones if z.per_seat and not z.melds)
         self.stock = self.zone["stock"].index
         # Counters (per seat) and vars (scalar).
         self.counters = []

@@ -50,6 +50,7 @@ class Sides:
         ns = game.ns
         ns["_sides_partner"] = self.partner
         ns["_sides_side"] = self.on_side
+        ns["_sides_team"] = self.team
         env = game.env
         env.names["partner"] = Binding("_sides_partner", INT, kind="define")
         env.names["alone"] = Binding(f"(_sides_partner(s) < 0 and {_DECL} >= 0)", BOOL)
@@ -98,6 +99,16 @@ class Sides:
     def on_side(self, s, p):
         d = self.declarer(s) if self.declarer is not None else -1
         return d >= 0 and (p == d or p == self._partner_of(s, d))
+
+    def team(self, s):
+        """The side's seats in seat order (the declarer and the partner), () when there is no declarer:
+        a comprehension over ``seats`` filtered by ``on_declarer_side(p)`` goes through these instead of
+        asking every seat (the checker's ``_side_seats``; the same seats in the same order)."""
+        d = self.declarer(s) if self.declarer is not None else -1
+        if d < 0:
+            return ()
+        p = self._partner_of(s, d)
+        return (d,) if p < 0 else ((d, p) if d < p else (p, d))
 
     def view(self, s, seat) -> dict:
         """The ``sides`` entry of ``seat``'s view: the partner only when that seat can know it."""

@@ -83,6 +83,27 @@ def _count(comp, n, args):
     return Code(f"len({m.group(2) if m else a.src})", INT, mag=(0, 0, comp.bound_of(a)))
 
 
+def _all_piles(comp, src, clause):
+    """``sum(sum(c.X for c in Z[p]) for p in seats)`` — a card table summed over a per-seat zone's pile
+    of every seat, no condition — as one pass over the piles chained: ``sum(map(T, _chain(Z)))``
+    (a per-seat zone has exactly one pile per seat, so every index is in range and each pile is
+    summed once; integers: the order of the additions does not matter). Else None."""
+    seats = comp.env.names.get("seats")
+    m = re.fullmatch(r"for (_l\d+_\w+) in (.+)", clause)
+    if seats is None or m is None or m.group(2) not in (seats.src, repr(tuple(range(comp.env.players)))):
+        return None
+    loop = m.group(1)
+    k = len(src) - len(src.lstrip("("))
+    core = src[k:len(src) - k] if k and src.endswith(")" * k) else None
+    if core is None or k == 0:
+        core = src
+    b = re.fullmatch(rf"sum\(map\(([A-Z_][A-Z0-9_]*)\.__getitem__, \((s\.z\[\d+\])\[{loop}\] "
+                     rf"if 0 <= {loop} < len\(\2\) else _NO_ZONE\)\)\)", core)
+    if b is None or b.group(2) not in comp.env.seat_zones:
+        return None
+    return f"sum(map({b.group(1)}.__getitem__, _chain({b.group(2)})))"
+
+
 def _aggregate(pyfn, empty):
     def f(comp, n, args):
         if len(args) >= 2 and pyfn in ("max", "min"):
@@ -102,6 +123,9 @@ def _aggregate(pyfn, empty):
                 mag = (body[0] * k, body[1], body[2] * k)
                 if comp.last_map is not None:
                     return Code(f"sum({comp.last_map})", INT, mag=mag)
+                flat = _all_piles(comp, src, clause)
+                if flat is not None:
+                    return Code(flat, INT, mag=mag)
                 return Code(f"sum([{src} {clause}])", INT, mag=mag)
             return Code(f"{pyfn}([{src} {clause}], default={empty})", INT, mag=body)
         a = comp.c(args[0])

@@ -521,6 +521,10 @@ class _Compiler:
             # comprehension: itertools.compress measured slower on hands of 13)
             t = re.fullmatch(rf"(_T\d+)\[{re.escape(py)}\]", cond.src)
             self.last_where_map = (f"map({t.group(1)}.__getitem__, {coll.src})", coll.src) if t else None
+            side = self._side_seats(py, coll, cond)
+            if side is not None:
+                self.last_where_map = None
+                return py, e, side
             return py, e, f"for {py} in {coll.src} if {cond.src}"
         if arg.data in ("for_arg", "for_where_arg"):
             body, var, coll_node = arg.children[0], arg.children[1], arg.children[2]
@@ -537,11 +541,23 @@ class _Compiler:
             if cond is not None:
                 self.want(arg.children[3], cond, BOOL)
             clause = f"for {py} in {coll.src}" + (f" if {cond.src}" if cond is not None else "")
+            if cond is not None:
+                clause = self._side_seats(py, coll, cond) or clause
             # `TABLE[x] for x in L` with no condition: map(TABLE.__getitem__, L) needs no Python frame
             m = re.fullmatch(rf"([A-Z_]+)\[{re.escape(py)}\]", b.src) if cond is None else None
             self.last_map = f"map({m.group(1)}.__getitem__, {coll.src})" if m else None
             return b.src, b.type, clause
         return None
+
+    def _side_seats(self, py, coll, cond):
+        """``for p in seats where on_declarer_side(p)`` (docs/sides.md) as ``for p in _sides_team(s)``: the
+        declarer and the partner in seat order, found once, instead of asking each seat (each asking finds
+        the declarer and looks for the called card again). Else None."""
+        seats = self.env.names.get("seats")
+        if (cond.src != f"_sides_side(s, {py})" or seats is None
+                or coll.src not in (seats.src, repr(tuple(range(self.env.players))))):
+            return None
+        return f"for {py} in _sides_team(s)"
 
     def r_call(self, n):
         fname_tok = n.children[0]

@@ -3,6 +3,7 @@
 docs/dsl.md at play (the engine reports it as a ``RulesetError``)."""
 from __future__ import annotations
 
+from itertools import chain
 
 from .bounds import INT_LIMIT
 
@@ -90,7 +91,7 @@ def runtime_helpers() -> dict:
 
     return {"_div": _div, "_mod": _mod, "_at": _at, "_lat": _lat, "_NO_ZONE": NO_ZONE, "_seat": _seat,
             "_holder": _holder, "_top": _top, "_clamp": _clamp,
-            "_without": _without}
+            "_without": _without, "_chain": chain.from_iterable}
 
 
 def rank_strength_helper(table):

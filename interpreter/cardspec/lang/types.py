@@ -78,6 +78,8 @@ class Env:
     deck: object = None
     players: int = 0
     ns: dict | None = None   # the namespace generated code runs in (tables, helpers): for folding
+    # The sources (``s.z[K]``) of the per-seat zones of cards: one list per seat, always ``players`` of them.
+    seat_zones: frozenset = frozenset()
     # The names each expression looked up, by owner: the definition being compiled (``owner``), or None
     # for everything else (steps, match, deck...). ``Game.options_read`` follows it from None through the
     # definitions used, so an option read only by a definition nothing calls counts as unread.
