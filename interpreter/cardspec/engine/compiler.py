@@ -225,16 +225,19 @@ class Compiler:
             return _dummy, ANY
         return self.function(code.src, params), code.type
 
-    def function(self, body_src: str, params=(), name=None, statements=None):
+    def function(self, body_src: str, params=(), name=None, statements=None, args=None):
         """Define ``def NAME(s, p_PARAM, …)`` returning ``body_src`` (or running ``statements``) in the game's
         namespace and return it. ``params``: ``(name, type)`` pairs, each a checked NAME (``dsl.py_param``);
         ``name``: ``_d_NAME`` of a checked definition name, else a fresh ``_eN``. The source is checked
-        by ``check_generated`` before it is compiled. Raises ``UnsafeName`` on an unchecked name."""
+        by ``check_generated`` before it is compiled. Raises ``UnsafeName`` on an unchecked name.
+        ``args``: the parameter list's source instead of ``s`` and ``params`` (a constant of the engine,
+        never author text: ``"s, i, seat=None"``)."""
         self._n += 1
         fname = name or f"_e{self._n}"
         if not _FN_NAME.fullmatch(fname):
             raise UnsafeName(f"function name {fname!r} reached code generation unchecked")
-        args = ", ".join(["s"] + [py_param(p) for p, _ in params])
+        if args is None:
+            args = ", ".join(["s"] + [py_param(p) for p, _ in params])
         if statements is None:
             src = f"def {fname}({args}):\n    return {body_src}\n"
         else:

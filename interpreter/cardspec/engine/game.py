@@ -137,6 +137,10 @@ class Game:
     Raises ``RulesetError`` for any problem (each with file:line:col).
     """
 
+    #: The class of the states ``new_state`` makes: ``State``, or once the codec is built a subclass with
+    #: generated id methods (``state.fused_state_class``).
+    _state_class = State
+
     def __init__(self, ruleset, players: int | None = None, options: dict | None = None):
         if not isinstance(ruleset, Ruleset):
             ruleset = read_ruleset(str(ruleset))
@@ -566,6 +570,8 @@ class Game:
         if codec is None:
             from .choices import ActionCodec
             codec = self.__dict__["_codec"] = ActionCodec(self)
+            from .state import fused_state_class
+            self._state_class = fused_state_class(self, codec) or State
         return codec
 
     def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
@@ -582,7 +588,7 @@ class Game:
                 (see ``cardspec.scenario``).
             rng: a ``random.Random`` to use instead of a new one seeded with ``seed`` (shared, not copied).
         """
-        return State(self, seed, dealer, deck_order, record, deal, rng)
+        return self._state_class(self, seed, dealer, deck_order, record, deal, rng)
 
     def next_player(self, s, seat: int) -> int:
         """The seat after ``seat`` in play order this deal (``match: next_player``; default: to the left),

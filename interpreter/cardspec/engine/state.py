@@ -97,7 +97,8 @@ class State:
         ``share_rng=True`` gives the copy this state's RNG object instead of a copy of it (a
         search over positions without chance: copying the RNG's state is most of a clone's cost).
         """
-        s = State.__new__(State)
+        cls = type(self)   # (a game's State with generated id methods: fused_state_class)
+        s = cls.__new__(cls)
         s.game = self.game
         s.n = self.n
         s.z = [[list(h) for h in z] if per else list(z) for per, z in zip(self.game.per_seat, self.z)]
@@ -893,3 +894,75 @@ class State:
                 continue
             out.append({k: v for k, v in ev.items() if not k.startswith("_")})
         return out
+
+
+def fused_state_class(game, codec):
+    """A subclass of ``State`` for ``game`` whose ``legal_action_ids`` and ``apply_id`` are generated:
+    at a step whose id hot path has statements (``Step.id_fused``), the step's legal cards and play
+    run inside the API method itself — one Python frame per call instead of two (or three), and the
+    key → id look-ups, cache and history written once, not through the step's tuple. Any other
+    position (another step, a cached listing, a ``seat`` given, an id that is not legal, the rules
+    failing while listing) goes to ``State``'s own methods, which answer as before. None when no step
+    has such statements. Made once, when the game's ``ActionCodec`` is built; ``Game.new_state``
+    then makes states of it (``clone`` keeps the class). The hot path's cache is the 4-tuple ``(None,
+    keys, None, id_fast)`` as ``State.legal_action_ids`` makes it; ``apply_id`` knows it by its last
+    item (every other cache ends with a list or the codec's names, never a step's ``id_fast``)."""
+    comp = getattr(game, "comp", None)
+    if comp is None:
+        return None
+    legal, apply = [], []
+    names = {"_State_legal_action_ids": State.legal_action_ids, "_State_apply_id": State.apply_id,
+             "_CardspecError": CardspecError, "_ID_NAMES": codec._names}
+    # Later steps first: the play of a deal comes after its passes and bids, and makes most decisions.
+    for pc, step in reversed(list(enumerate(game.steps))):
+        f = step.id_fast
+        if f is None or not step.decision or step.compound:
+            continue
+        spec = step.id_fused(codec)
+        if spec is None:
+            continue
+        keys, play, more = spec
+        k = f"_{pc}"
+        names.update(more)
+        names[f"_id_fast{k}"], names[f"_id_of{k}"], names[f"_key_of{k}"] = f, f[0], f[6].get
+        mode = f[3]
+        ids = f"sorted(map(_id_of{k}, c1))" if not mode else \
+            f"list(map(_id_of{k}, c1))" if mode == 2 else f"sorted(set(map(_id_of{k}, c1)))"
+        legal += [f"{'if' if not legal else 'elif'} s.pc == {pc}:",
+                  "    try:"] + ["        " + ln for ln in keys] + [
+                  "    except Exception:",      # the general method says why (state unchanged)
+                  "        return _State_legal_action_ids(s)",
+                  "    if c1:",
+                  f"        s._cache = (None, c1, None, _id_fast{k})",
+                  f"        return {ids}"]
+        apply += [f"{'if' if not apply else 'elif'} _hot is _id_fast{k}:",
+                  "    try:",   # (an id of any type: a look-up that fails leaves it to the general method)
+                  f"        p_card = _key_of{k}(_aid)",
+                  "    except TypeError:",
+                  "        p_card = None",
+                  "    if p_card is not None and p_card in _c[1]:",
+                  "        s.history.append(_ID_NAMES[_aid])",   # (first: an _aid no index leaves all as it was)
+                  "        s._cache = None",
+                  "        try:"] + ["            " + ln for ln in play] + [
+                  "            if done:",
+                  "                s._finish_step()",
+                  "        except _CardspecError:",
+                  "            raise",
+                  "        except Exception as e:",
+                  "            raise s._failed(e) from None",
+                  "        return s"]
+    if not legal:
+        return None
+    game.ns.update(names)
+    f_legal = comp.function("", statements=[
+        "if s._cache is None and not s.terminal:"] + ["    " + ln for ln in legal] + [
+        "return _State_legal_action_ids(s)"], args="s")
+    f_apply = comp.function("", statements=[
+        "_c = s._cache",
+        "if _c is not None and seat is None:",
+        "    _hot = _c[-1]"] + ["    " + ln for ln in apply] + [
+        "return _State_apply_id(s, _aid, seat)"], args="s, _aid, seat=None")
+    f_legal.__doc__, f_apply.__doc__ = State.legal_action_ids.__doc__, State.apply_id.__doc__
+    f_legal.__name__, f_apply.__name__ = "legal_action_ids", "apply_id"
+    return type("State", (State,), {"__slots__": (), "__module__": State.__module__,
+                                    "legal_action_ids": f_legal, "apply_id": f_apply})

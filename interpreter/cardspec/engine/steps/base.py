@@ -187,6 +187,16 @@ class Step:
         return (table[2].__getitem__, table[3] if len(table) > 3 else self.legal, self.apply, table[1],
                 len(table) > 4 and bool(table[4]))
 
+    def id_fused(self, codec):
+        """The id hot path (``id_fast``) as statements, for the state's generated ``legal_action_ids`` /
+        ``apply_id`` (``state.fused_state_class``: no call into the step per action): ``(keys, play,
+        names)``, where the ``keys`` statements set ``c1`` to the keys ``id_fast`` lists (they read
+        ``s``; no effect), the ``play`` statements make the move of key ``p_card`` exactly as
+        ``id_fast``'s apply and set ``done`` to its answer, and ``names`` (name -> object) are added to
+        the game's namespace for them. Both are engine text or text generated from the checked tree.
+        None: the step keeps the calls."""
+        return None
+
     def choice_next(self, s, pos, chunk):
         """The partial position after the legal chunk ``chunk`` at ``pos``."""
         return ("move", s._legal_map()[chunk])

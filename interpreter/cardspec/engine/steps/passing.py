@@ -205,6 +205,22 @@ class Pass(Step):
         tab = [codec._index.get("pass " + c, -1) for c in self.game.deck.code]
         return tab.__getitem__, self._held, self._pass_one, {i: f for f, i in enumerate(tab) if i >= 0}, False
 
+    def id_fused(self, codec):
+        """``(keys lines, play lines, names)`` for ``fused_state_class``: the keys are the hand itself
+        (``_held``), one card is passed as ``_pass_one`` passes it."""
+        if self.id_fast is None:
+            return None
+        k = f"_{id(self)}"
+        lines = ([f"c1 = s.z[{int(self.zone)}][s.v[7]]"],
+                 ["_ps = s.v[7]",
+                  f"s.z[{int(self.zone)}][_ps].remove(p_card)",
+                  "_ch = s.flight[_ps]",
+                  "if _ch is None:",
+                  "    _ch = s.flight[_ps] = []",
+                  "_ch.append(p_card)",
+                  f"done = len(_ch) >= _pass_count{k}(s) and _pass_apply{k}(s, ())"])
+        return lines[0], lines[1], {f"_pass_count{k}": self.count, f"_pass_apply{k}": self.apply}
+
     def _held(self, s):
         return s.z[self.zone][s.v[7]]
 

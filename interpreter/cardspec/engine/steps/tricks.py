@@ -299,6 +299,10 @@ class Tricks(Step):
             for key in ("lead", "play")}
         self._play_card = comp.function("", (("card", CARD),), statements=_drop_unused(
             head + ["p_hand = hands[p_seat]"] + play_card + ["return done"]))
+        # The statements of the legal cards (``c1``) and of one play (``p_card``; sets ``done``), for the
+        # state's generated id methods (``id_fused``): the same code as _legal / _play_card.
+        self._fused_lines = {"legal": head + pending + _fast_follow(legal),
+                             "play": _drop_unused(head + ["p_hand = hands[p_seat]"] + play_card)}
         if self.choose is not None:   # one function plays a card or makes the pending choice (State.apply)
             fn = f"_make_choice_{id(self)}"
             comp.ns[fn] = self._make_choice
@@ -355,6 +359,7 @@ class Tricks(Step):
                 # must not change it), for the ids' hot path: their ids are sorted as ints, no key.
                 self._legal_faces = comp.function("", (), statements=_drop_unused(
                     head + _fast_follow(loop_legal) + ["return c1"]))
+                self._fused_lines["faces"] = _drop_unused(head + _fast_follow(loop_legal))
         else:
             head_loop = head
         loop = head_loop + ["while True:"] + ["    " + ln for ln in
@@ -730,6 +735,22 @@ class Tricks(Step):
                 # display key) gives the ids sorted as ints.
                 return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal_faces
         return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal
+
+    def id_fused(self, codec):
+        """``(keys lines, play lines, names)`` for ``fused_state_class``: the legal cards of the id hot
+        path's keys function (``_legal_faces`` or ``_legal``) and one card played, as ``_play_card`` plays
+        it; None with ``choose:`` or ``auto:`` (a play is not one call of ``_play_card``)."""
+        f = self.id_fast
+        if f is None or self.choose is not None or self.auto or self.apply is not self._play_card:
+            return None
+        lines = self._fused_lines
+        if f[4] is getattr(self, "_legal_faces", None):
+            keys = lines["faces"]
+        elif f[4] is self._legal:
+            keys = _drop_unused(lines["legal"])
+        else:
+            return None
+        return keys, lines["play"], {}
 
     def text(self, s, card):
         if card >= CHOICE:
