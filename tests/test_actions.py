@@ -198,3 +198,33 @@ def test_ids_and_texts_mix_and_the_returned_list_is_the_callers(name, players):
                 mixed.apply_id(-5)
             assert mixed.history == ref.history and mixed.choosing == ref.choosing
         assert mixed.position_key() == ref.position_key()
+
+
+def test_generated_id_methods_answer_as_states_own():
+    """A game's states with generated ``legal_action_ids``/``apply_id`` (``fused_state_class``) answer
+    every id — legal, illegal, out of range, of another type — exactly as ``State``'s own methods."""
+    from cardspec.engine.state import State
+    game = cardspec.load("hearts", 4, options={"deals": 1})
+    game.actions
+    assert type(game.new_state(seed=1)) is not State
+    rng = random.Random(5)
+    for seed in range(3):
+        fused, plain = game.new_state(seed=seed), State(game, seed=seed)
+        while not fused.terminal:
+            ids = fused.legal_action_ids()
+            assert ids == plain.legal_action_ids() and ids is not fused.legal_action_ids()
+            for odd in (max(ids) + 1, -1, game.actions.n, True, 1.0, [ids[0]], str(ids[0]), None):
+                outcome = []
+                for s in (fused, plain):
+                    c = s.clone()
+                    try:
+                        c.apply_id(odd)
+                        outcome.append(("ok", c.history[-1:], c.legal_action_ids()))
+                    except Exception as e:  # noqa: BLE001 - the same exception, the same words
+                        outcome.append((type(e).__name__, str(e)))
+                assert outcome[0] == outcome[1], odd
+            i = ids[int(rng.random() * len(ids))]
+            fused.apply_id(i)
+            plain.apply_id(i)
+            assert fused.history == plain.history and fused.scores() == plain.scores()
+        assert plain.terminal
