@@ -65,6 +65,53 @@ def test_trick_listing_is_the_legal_cards_in_display_order(name, n):
     assert seen > 0
 
 
+
+@pytest.mark.parametrize("name", ["napoleon", "goninkan", "sheepshead", "briscola-bugiarda", "auction-pitch"])
+def test_display_sorted_hands_stay_in_display_order(name):
+    """A trick step whose hands are not kept in face order keeps them in display order (``display_sorted``):
+    sorted when the step is entered, and a play only removes a card, so the listing filters the hand and
+    sorts nothing. Checked at every decision of random matches, and after a determinization rewrote
+    the hands (it calls ``sort_hands``)."""
+    from cardspec.engine.determinize import Determinizer
+    game = load(name)
+    key = game.deck.sort_key.__getitem__
+    steps = [st for st in game.steps if isinstance(st, Tricks)]
+    assert steps and all(st.display_sorted and not st.keeps_sorted for st in steps)
+    seen = 0
+    for s in _positions(game, seeds=2):
+        step = s.current_step()
+        if not isinstance(step, Tricks):
+            continue
+        for h in s.z[step.hand]:
+            assert h == sorted(h, key=key)
+        seen += 1
+        if seen % 50 == 0:
+            seat = s.v[TO_ACT]
+            d = Determinizer(game, s.view(seat, log=True)).sample(random.Random(seen))
+            dstep = d.current_step()
+            for h in d.z[dstep.hand]:
+                assert h == sorted(h, key=key)
+            if not dstep.pending(d):   # (a pending choice lists the choice, not cards)
+                assert dstep.legal_sorted(d) == sorted(set(dstep._legal(d)), key=key)
+    assert seen > 0
+
+
+def test_a_step_whose_effects_write_hands_is_not_display_sorted(tmp_path):
+    """An ``after_trick`` effect that puts cards into a hand breaks the invariant: that step sorts its
+    listing each time instead (the listing is still the legal cards in display order)."""
+    p = tmp_path / "v.yaml"
+    p.write_text("extends: napoleon\nname: hand-writer\ndeal:\n  - id: play\n    tricks:\n      after_trick: !replace\n"
+                 "        - if: trick_number == 1\n"
+                 "          move: {from: \"won[winner]\", to: \"hand[winner]\", count: 1}\n")
+    game = load(str(p))
+    step = next(st for st in game.steps if isinstance(st, Tricks))
+    assert not step.display_sorted
+    key = game.deck.sort_key.__getitem__
+    for s in _positions(game, seeds=1, cap=300):
+        st = s.current_step()
+        if isinstance(st, Tricks) and not st.pending(s):
+            assert st.legal_sorted(s) == sorted(set(st._legal(s)), key=key)
+
 def _score_steps():
     """(ruleset, score step id) of the team games' score steps whose value is ``deal_points(seat)``."""
     out = []

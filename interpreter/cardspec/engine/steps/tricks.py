@@ -378,6 +378,13 @@ class Tricks(Step):
         self._playout_quiet = comp.function("", (("random", INT),), statements=quiet)
         if not self.auto:
             self.apply = self._move if self.choose is not None else self._play_card
+        # Hands kept in display order (Deck.sort_key) when the hands are not kept in face order: the same
+        # invariant as keeps_sorted (sorted when the step is entered and by `sort_hands`; plays only remove
+        # cards; no effect of the step writes a hand), so the legal cards, filtered from the hand in its
+        # order, are already in display order and the public listing sorts nothing.
+        choose_lines = self.choose["lines"] if self.choose is not None else []
+        self.display_sorted = (not self.keeps_sorted and not dedupe and not any(
+            hand_ref.search(ln) for ln in after_play + after_trick + choose_lines))
         if not self.keeps_sorted:
             self.legal_sorted = self._display_function(comp, game, head + pending, legal, exempt)
         if self.choose is not None:
@@ -406,15 +413,21 @@ class Tricks(Step):
                 tuple(f for f in range(n_faces) if table[f] and suit[f] >= 0),)
             i = lines.index(_FAST_FOLLOW[_FOLLOW_LED][1])
             j = lines.index("    if not c1 or led < 0:")
+            add = ["            if c in p_hand:", "                c1.append(c)"]
+            if self.display_sorted:   # an exempt card held joins the led suit's cards: in its display place
+                add = ["            if c in p_hand:", "                c1.append(c)", "                c1.sort(key=_SK)"]
             lines[i:j + 2] = [_FAST_FOLLOW[_FOLLOW_LED][1],
                               "    if c1 and led >= 0:",
-                              f"        for c in {out}[led]:",
-                              "            if c in p_hand:",
-                              "                c1.append(c)",
+                              f"        for c in {out}[led]:"] + add + [
                               "    else:",
                               "        c1 = p_hand"]
         comp.ns["_SK"] = self._sort_key
-        ret = "return sorted(set(c1), key=_SK)" if self.dedupe else "return sorted(c1, key=_SK)"
+        if self.display_sorted:   # the hand is in display order, and so is every list filtered from it
+            ret = "return c1[:] if c1 is p_hand else c1"
+        elif self.dedupe:
+            ret = "return sorted(set(c1), key=_SK)"
+        else:
+            ret = "return sorted(c1, key=_SK)"
         return comp.function("", (), statements=head + lines + [ret])
 
     def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
@@ -573,7 +586,7 @@ class Tricks(Step):
         v[TO_ACT] = leader
         v[LED_SUIT] = -1
         s.plays = []
-        if self.keeps_sorted:
+        if self.keeps_sorted or self.display_sorted:
             self.sort_hands(s)
         if self.auto:
             return self._auto(s)
@@ -650,10 +663,16 @@ class Tricks(Step):
         return self._legal(s)
 
     def sort_hands(self, s):
-        """Put every hand of this step in face order (hand order means nothing to the rules).
+        """Put every hand of this step in face order, or in display order (``Deck.sort_key``) for a step
+        whose hands are kept in display order (``display_sorted``); hand order means nothing to the rules.
 
         Code that writes hands while the step is in progress (a determinization) calls this.
         """
+        if self.display_sorted:
+            key = self._sort_key
+            for h in s.z[self.hand]:
+                h.sort(key=key)
+            return
         for h in s.z[self.hand]:
             h.sort()
 
