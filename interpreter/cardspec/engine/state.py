@@ -431,9 +431,20 @@ class State:
         if self.terminal:
             return []
         c = self._cache   # the same as _legal_cached(), inlined: this is the API's hottest call
-        if c is None or c[0] is None:
-            c = self._legal_cached()
-        return list(c[0])
+        if c is not None and c[0] is not None:
+            return list(c[0])
+        step = self.game.steps[self.pc]
+        try:
+            moves = step.legal_sorted(self)
+            if not moves:
+                raise RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
+            texts = step.texts(self, moves)
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
+        self._cache = (texts, moves)
+        return list(texts)
 
     def _legal_map(self) -> dict:
         """text → internal move for the seat to act."""
@@ -523,7 +534,18 @@ class State:
             # another spelling ("10H"), or an illegal action
             move = self._parse(action)    # parses and checks it directly, without listing every move
             action = step.text(self, move)
-        self._commit(step, move, action)
+        # _commit(step, move, action), inlined: with legal_actions() the API's hottest path
+        self._cache = None
+        self.partial = ()
+        self._chpos = None
+        self.history.append(action)
+        try:
+            if step.apply(self, move):
+                self._finish_step()
+        except CardspecError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise self._failed(e) from None
         return self
 
     def _commit(self, step, move, text):
