@@ -247,3 +247,35 @@ def test_seats_on_the_declarers_side_are_the_side_found_once(name):
     for s in _positions(g, seeds=2, cap=600):
         plain = [p for p in range(s.n) if side(s, p)]
         assert listed(s) == plain and total(s) == sum(p * 10 + 1 for p in plain)
+
+
+@pytest.mark.parametrize("name", ["napoleon", "goninkan"])
+def test_a_definition_called_by_key_is_inlined_with_the_same_tricks(name, monkeypatch):
+    """``key: power(card)`` resolves each trick with ``power``'s body inlined per card
+    (compiler.inline_calls): the same winners, logs and scores as calling the definition."""
+    import cardspec.engine.steps.tricks as tricks_mod
+
+    def play(game):
+        out = []
+        for seed in range(3):
+            rng = random.Random(seed)
+            s = game.new_state(rng=random.Random(50 + seed))
+            while not s.terminal:
+                legal = s.legal_actions()
+                s.apply(legal[int(rng.random() * len(legal))])
+            out.append((s.history, s.log_all(), s.scores()))
+        return out
+
+    inlined = play(load(name))
+    monkeypatch.setattr(tricks_mod, "inline_calls", lambda src, defs, arg: src)
+    plain = play(load(name))   # compiled again, calling the definition
+    assert plain == inlined
+
+
+def test_inline_calls_replaces_one_parameter_definitions_only():
+    from cardspec.engine.compiler import inline_calls
+    defs = {"_d_power": (("p_c",), "(RANK[p_c] + 1)"), "_d_two": (("p_a", "p_b"), "p_a + p_b"),
+            "_d_made": ((), "s.v[3] > 0")}
+    src = "_d_power(s, p_card) > 0 and _d_two(s, p_card, 1) and _d_made(s) and '_d_power(s, p_card)'"
+    assert inline_calls(src, defs, "p_card") == \
+        "((RANK[p_card] + 1)) > 0 and _d_two(s, p_card, 1) and _d_made(s) and '_d_power(s, p_card)'"

@@ -426,6 +426,30 @@ def failed_reason(parts, s, *args, fallback=None):
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
+_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""   # a string literal of generated code: left as it is
+
+
+def inline_calls(src: str, defs: dict, arg: str) -> str:
+    """``src`` with every call ``_d_NAME(s, ARG)`` of a one-parameter definition replaced by the
+    definition's body, ``arg`` (a local name of the generated code: ``p_seat``, ``p_card``) in place
+    of its parameter. ``defs``: generated function name → (parameter names, body source), the
+    game's ``env.def_src``. A definition is a pure expression of its parameter and the state, so the
+    body gives the call's value; what is saved is the call (once per seat of a score step, once per
+    card of a trick's resolution). String literals of ``src`` and of the bodies are left as they are.
+    Example: ``key: power(card)`` resolves a trick with ``power``'s body inlined for each card.
+    """
+    call = re.compile(rf"({_STRING})|\b(_d_\w+)\(s, {re.escape(arg)}\)")
+
+    def body(m):
+        params, text = defs.get(m.group(2), ((), None)) if m.group(2) else ((), None)
+        if len(params) != 1 or text is None:
+            return m.group(0)
+        param = re.compile(rf"({_STRING})|\b{re.escape(params[0])}\b")
+        return "(" + param.sub(lambda x: x.group(1) or arg, text) + ")"
+
+    return call.sub(body, src)
+
+
 def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
     """Split generated expression ``src``, evaluated once per value of the name ``var``, into the
     parts that do not depend on ``var`` and the rest: ``(assignments, rest)``.

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from ...lang import INT
-from ..compiler import hoist_invariants
+from ..compiler import _STRING, hoist_invariants, inline_calls
 from .base import Step, step_type
 
 
@@ -61,8 +61,6 @@ class Score(Step):
         s.emit(ev)
 
 
-_STRING = r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\""   # a string literal of generated code: left as it is
-_SEAT_CALL = re.compile(rf"({_STRING})|\b(_d_\w+)\(s, p_seat\)")
 _NO_ARGS = re.compile(rf"({_STRING})|\b(_d_\w+)\(s\)")
 
 
@@ -77,14 +75,7 @@ def _shared_once(src: str, defs: dict) -> str:
     effects), and each definition is still first evaluated where the expression first needs it (so a
     definition the expression does not reach is not evaluated).
     """
-    def body(m):
-        params, text = defs.get(m.group(2), ((), None)) if m.group(2) else ((), None)
-        if len(params) != 1 or text is None:
-            return m.group(0)
-        param = re.compile(rf"({_STRING})|\b{re.escape(params[0])}\b")
-        return "(" + param.sub(lambda x: x.group(1) or "p_seat", text) + ")"
-
-    src = _SEAT_CALL.sub(body, src)
+    src = inline_calls(src, defs, "p_seat")
     keys: dict = {}
 
     def memo(m):

@@ -57,7 +57,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from ..compiler import Compiler
+from ..compiler import Compiler, inline_calls
 from ..effects import compile_effects, effects_source
 from .base import DealError, Step, step_type, zone_of
 from ...lang import BOOL, CARD, INT, list_of
@@ -205,6 +205,9 @@ class Tricks(Step):
             res += ["cancelled = None"]
         wins_src = wins.src if wins else "False"
         key_src = key.src if key else "0"
+        # A definition of the card called by wins:/key: (key: power(card)) is inlined: no call per card.
+        defs = getattr(game.env, "def_src", {})
+        wins_src, key_src = inline_calls(wins_src, defs, "p_card"), inline_calls(key_src, defs, "p_card")
         slot_local = lambda src: re.sub(rf"\bs\.v\[{LED_SUIT}\]", "_led", re.sub(rf"\bs\.v\[{TRUMP}\]", "_trump", src))
         wins_src, key_src = slot_local(wins_src), slot_local(key_src)
         res += ["best = -1", "best_key = 0"]
