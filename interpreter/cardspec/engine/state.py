@@ -435,10 +435,13 @@ class State:
             return list(c[0])
         step = self.game.steps[self.pc]
         try:
-            moves = step.legal_sorted(self)
+            if step.legal_texts is not None:
+                texts, moves = step.legal_texts(self)
+            else:
+                moves = step.legal_sorted(self)
+                texts = step.texts(self, moves)
             if not moves:
                 raise RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
-            texts = step.texts(self, moves)
         except CardspecError:
             raise
         except Exception as e:  # noqa: BLE001

@@ -179,7 +179,7 @@ class _Compiler:
 
         Parts of the condition that do not depend on ``var`` are tested once,
         not once per item: ``if A then P else Q`` with ``A`` independent becomes an
-        ``if`` statement; independent terms of an ``or`` become a guard.
+        ``if`` statement; independent terms of an ``or``, and of an ``and`` under ``not``, become a guard.
         """
         if isinstance(node, Tree) and node.data == "if_":
             cond = self.want(node.children[0], self.c(node.children[0]), BOOL)
@@ -204,6 +204,25 @@ class _Compiler:
             if guard and dep:
                 return [f"{indent}if not ({' or '.join(guard)}):",
                         f"{indent}    {lst} = [{var} for {var} in {lst} if {' or '.join(dep)}]"]
+        if isinstance(node, Tree) and node.data == "not_" and isinstance(node.children[0], Tree) \
+                and node.children[0].data == "and_":
+            # not (A and B) with B independent of the item: every item holds unless B does, and then
+            # the items for which A does not (lead: not (is_joker(card) and trick_number == 1)).
+            terms = []
+
+            def flat_and(t):
+                if isinstance(t, Tree) and t.data == "and_":
+                    flat_and(t.children[0])
+                    flat_and(t.children[1])
+                else:
+                    terms.append(t)
+            flat_and(node.children[0])
+            codes = [self.want(t, self.c(t), BOOL) for t in terms]
+            guard = [c.src for c in codes if self.independent(c, var)]
+            dep = [c.src for c in codes if not self.independent(c, var)]
+            if guard and dep:
+                return [f"{indent}if {' and '.join(guard)}:",
+                        f"{indent}    {lst} = [{var} for {var} in {lst} if not ({' and '.join(dep)})]"]
         code = self.want(node, self.c(node), BOOL)
         if code.src == "True":
             return []

@@ -112,6 +112,10 @@ class Step:
     def legal_sorted(self, s) -> list:
         return self.legal(s)
 
+    #: ``legal_texts(s) -> (texts, moves)``: ``legal_sorted`` and their ``texts`` made in one call (an
+    #: optional fast path of ``State.legal_actions``; None: the two calls).
+    legal_texts = None
+
     def random_move(self, s, rng):
         return rng.choice(self.legal(s))
 

@@ -357,6 +357,8 @@ class Tricks(Step):
                     + legal[i + 1:]
                 self._legal_display = comp.function("", (), statements=head + display + [
                     "return c1 if plays and hi > lo else sorted(c1, key=_SK)"])
+                self._make_listing(comp, _drop_unused(head + display + [
+                    "_r = c1 if plays and hi > lo else sorted(c1, key=_SK)"]))
                 self.legal_sorted = self._legal_display      # an instance attribute: one call less per action
                 # The legal cards in face order (the sorted hand's slice, or the hand itself: the caller
                 # must not change it), for the ids' hot path: their ids are sorted as ints, no key.
@@ -426,12 +428,21 @@ class Tricks(Step):
                               "        c1 = p_hand"]
         comp.ns["_SK"] = self._sort_key
         if self.display_sorted:   # the hand is in display order, and so is every list filtered from it
-            ret = "return c1[:] if c1 is p_hand else c1"
+            ret = "c1[:] if c1 is p_hand else c1"
         elif self.dedupe:
-            ret = "return sorted(set(c1), key=_SK)"
+            ret = "sorted(set(c1), key=_SK)"
         else:
-            ret = "return sorted(c1, key=_SK)"
-        return comp.function("", (), statements=head + lines + [ret])
+            ret = "sorted(c1, key=_SK)"
+        self._make_listing(comp, _drop_unused(head + lines + ["_r = " + ret]))
+        return comp.function("", (), statements=_drop_unused(head + lines + ["return " + ret]))
+
+    def _make_listing(self, comp, lines):
+        """``legal_texts`` (base.Step) of a step without ``choose:``: the statements of the display-ordered
+        legal list, ending ``_r = LIST``, and the cards' codes, in one generated call."""
+        if self.choose is not None:
+            return
+        comp.ns["_CODE_OF"] = dict(enumerate(self.game.deck.code)).__getitem__
+        self.legal_texts = comp.function("", (), statements=lines + ["return list(map(_CODE_OF, _r)), _r"])
 
     def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
         """Statements playing one whole trick at random, unrolled: the lead, then n - 1 followers.
