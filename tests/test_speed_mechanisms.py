@@ -47,7 +47,8 @@ def _positions(game, seeds=4, cap=2000):
 @pytest.mark.parametrize("name,n", _trick_games())
 def test_trick_listing_is_the_legal_cards_in_display_order(name, n):
     """A trick step's public listing (generated per step) is its legal cards sorted by the deck's
-    display order, each card once — whatever the follow rule, exempt cards, led suit or pending choice."""
+    display order, each card once — whatever the follow rule, exempt cards, led suit or pending choice;
+    ``legal_texts`` gives the same moves with their texts."""
     game = load(name, n)
     key = game.deck.sort_key.__getitem__
     seen = 0
@@ -57,6 +58,9 @@ def test_trick_listing_is_the_legal_cards_in_display_order(name, n):
             continue
         seen += 1
         legal = step._legal(s)
+        if step.legal_texts is not None:   # State.legal_actions' one call: the same moves and texts
+            texts, moves = step.legal_texts(s)
+            assert moves == step.legal_sorted(s) and texts == step.texts(s, moves)
         if step.choose is not None and step.pending(s):
             assert step.legal_sorted(s) == legal
             continue

@@ -437,10 +437,18 @@ class Tricks(Step):
         return comp.function("", (), statements=_drop_unused(head + lines + ["return " + ret]))
 
     def _make_listing(self, comp, lines):
-        """``legal_texts`` (base.Step) of a step without ``choose:``: the statements of the display-ordered
-        legal list, ending ``_r = LIST``, and the cards' codes, in one generated call."""
+        """``legal_texts`` (base.Step): the statements of the display-ordered legal list, ending
+        ``_r = LIST``, and the cards' codes, in one generated call; a pending ``choose:`` choice's
+        moves and texts (``_texts_any``) when the step has one."""
         if self.choose is not None:
-            return
+            fn = f"_choices_{id(self)}"
+            pend = f"    return {fn}(s, p_seat, plays[-1][1])"
+            if pend not in lines:
+                return
+            i = lines.index(pend)
+            comp.ns[f"_choice_texts_{id(self)}"] = self._texts_any
+            lines = lines[:i] + [f"    _r = {fn}(s, p_seat, plays[-1][1])",
+                                 f"    return _choice_texts_{id(self)}(s, _r), _r"] + lines[i + 1:]
         comp.ns["_CODE_OF"] = dict(enumerate(self.game.deck.code)).__getitem__
         self.legal_texts = comp.function("", (), statements=lines + ["return list(map(_CODE_OF, _r)), _r"])
 
