@@ -283,3 +283,24 @@ def test_inline_calls_replaces_one_parameter_definitions_only():
     src = "_d_power(s, p_card) > 0 and _d_two(s, p_card, 1) and _d_made(s) and '_d_power(s, p_card)'"
     assert inline_calls(src, defs, "p_card") == \
         "((RANK[p_card] + 1)) > 0 and _d_two(s, p_card, 1) and _d_made(s) and '_d_power(s, p_card)'"
+
+
+def test_any_with_a_table_equal_to_a_value_runs_in_c_with_the_same_truth():
+    """``any(h in L where h.suit == c.suit)`` is ``SUIT[c] in map(SUIT, L)`` (checker._where_in): the same
+    truth value at every position of random sheepshead matches, for every card; a value that could
+    fail or that reads the item keeps the plain generator."""
+    from cardspec.lang.checker import compile_expr
+    g = load("sheepshead")
+    fast = compile_expr("filter(c in deck where any(h in hand[0] where h.suit == c.suit))", g.env, {}).src
+    assert " in map(" in fast
+    plain = "filter(c in deck where any(h in hand[0] where h.suit == c.suit and h.rank > 1))"
+    assert " in map(" not in compile_expr(plain, g.env, {}).src
+    for text in ("any(h in hand[0] where h.suit == hand[1][0].suit)",    # could fail on an empty hand
+                 "any(h in hand[0] where h.suit == h.suit)"):            # reads the item
+        assert " in map(" not in compile_expr(text, g.env, {}).src
+    f, p = g.comp.function(fast), g.comp.function(compile_expr(plain, g.env, {}).src)
+    seen = 0
+    for s in _positions(g, seeds=2, cap=300):
+        assert f(s) == p(s)
+        seen += 1
+    assert seen > 0

@@ -161,6 +161,8 @@ def _quant(pyfn):
                 loop, cond = comp.last_loop, comp.last_cond
                 if comp.last_where_map is not None:
                     return Code(f"{pyfn}({comp.last_where_map[0]})", BOOL)
+                if pyfn == "any" and comp.last_where_in is not None:   # any(x in L where T[x] == E)
+                    return Code(comp.last_where_in, BOOL)
                 return Code(f"{pyfn}(({cond}) {loop})" if pyfn == "all" else f"any(True {clause})", BOOL)
             comp.want(args[0], Code(src, t), BOOL)
             return Code(f"{pyfn}({src} {clause})", BOOL)

@@ -35,6 +35,7 @@ class _Compiler:
         self.params = params          # name -> Binding (context parameters)
         self.locals: list = []        # stack of dicts name -> Binding (comprehension variables)
         self.last_where_map = None
+        self.last_where_in = None
         self._n = 0
         self._acc = [0.0]             # cost frames: each c() call adds its cost to the frame of its caller
         self.unknowns: list = []      # DslError of each unknown name met (compiling goes on: all are reported)
@@ -540,9 +541,10 @@ class _Compiler:
             # comprehension: itertools.compress measured slower on hands of 13)
             t = re.fullmatch(rf"(_T\d+)\[{re.escape(py)}\]", cond.src)
             self.last_where_map = (f"map({t.group(1)}.__getitem__, {coll.src})", coll.src) if t else None
+            self.last_where_in = _where_in(py, coll.src, cond.src)
             side = self._side_seats(py, coll, cond)
             if side is not None:
-                self.last_where_map = None
+                self.last_where_map = self.last_where_in = None
                 return py, e, side
             return py, e, f"for {py} in {coll.src} if {cond.src}"
         if arg.data in ("for_arg", "for_where_arg"):
@@ -607,6 +609,31 @@ class _Compiler:
         if extra is not None:   # a builtin's own work beyond its arguments (e.g. finding melds in a hand)
             self.charge(extra(self.bound()))
         return fn(self, n, args)
+
+
+#: A value that is evaluated once instead of once per element by ``_where_in`` without any change: it
+#: cannot fail and reads nothing the loop changes (a table entry of a parameter or of an outer loop's
+#: item, a state slot, a number).
+_ONCE_SAFE = re.compile(r"[A-Z_][A-Z0-9_]*\[(?:p_\w+|_l\d+_\w+)\]|s\.v\[\d+\]|-?\d+")
+
+
+def _where_in(py: str, coll: str, cond: str):
+    """For ``any(x in L where T[x] == E)`` (E not reading ``x``): ``E in map(T.__getitem__, L)``, the
+    same truth value with the loop in C (``in`` compares with ``==`` and stops at the first match;
+    ``E`` is one of ``_ONCE_SAFE``, so evaluating it once, even for an empty ``L``, changes nothing).
+    None for any other condition."""
+    item = rf"([A-Z_][A-Z0-9_]*)\[{re.escape(py)}\]"
+    m = re.fullmatch(rf"\(?{item} == (.+?)\)?", cond)
+    if m is not None:
+        table, other = m.group(1), m.group(2)
+    else:
+        m = re.fullmatch(rf"\(?(.+?) == {item}\)?", cond)
+        if m is None:
+            return None
+        other, table = m.group(1), m.group(2)
+    if not _ONCE_SAFE.fullmatch(other) or re.search(rf"\b{re.escape(py)}\b", other):
+        return None
+    return f"({other} in map({table}.__getitem__, {coll}))"
 
 
 def inline_body(src: str) -> str | None:
