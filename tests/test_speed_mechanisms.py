@@ -304,3 +304,27 @@ def test_any_with_a_table_equal_to_a_value_runs_in_c_with_the_same_truth():
         assert f(s) == p(s)
         seen += 1
     assert seen > 0
+
+
+@pytest.mark.parametrize("text,shortcut", [("card != called", " in c1:"), ("card == called", ".count(")])
+def test_a_play_rule_naming_one_card_of_a_slot_filters_as_the_plain_comprehension(text, shortcut):
+    """``play: card != called`` passes over the cards only when the list holds the called card, and
+    ``card == called`` counts its copies in C (checker.filter_lines): the same lists as the plain
+    comprehension, for a called card held, not held, held twice, or none (-1)."""
+    from cardspec.lang import CARD
+    g = load("sheepshead")
+    lines = g.comp.filter_lines(text, ("test",), (("card", CARD),), "card", "c1")
+    assert any(shortcut in ln for ln in lines), lines
+    src = ["c1 = list(p_cards)"] + lines + ["return c1"]
+    f = g.comp.function("", (("cards", "list"),), statements=src)
+    slot = g.var["called"].index
+    rng = random.Random(5)
+    for _ in range(300):
+        s = g.new_state(seed=rng.randrange(1000))
+        cards = rng.sample(range(32), rng.randrange(0, 9))
+        called = rng.choice(cards + [-1, 7] if cards else [-1, 7])
+        if cards and rng.random() < 0.2:
+            cards.append(called)   # a face held twice (a two-deck game)
+        s.v[slot] = called
+        plain = [c for c in cards if (c != called if "!=" in text else c == called)]
+        assert f(s, cards) == plain

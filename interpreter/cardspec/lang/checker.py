@@ -229,14 +229,18 @@ class _Compiler:
             return []
         if self.independent(code, var):
             return [f"{indent}if not ({code.src}):", f"{indent}    {lst} = []"]
-        m = re.fullmatch(rf"\(*{re.escape(var)} == (\d+)\)*", code.src)
+        m = re.fullmatch(rf"\(*{re.escape(var)} == (\d+|s\.v\[\d+\]|v\[\d+\])\)*", code.src)
         t = re.fullmatch(rf"(_T\d+)\[{re.escape(var)}\]", code.src)
         if t and code.type == BOOL:   # a tabulated condition true for one face only: that card
             hits = [f for f, x in enumerate(self.env.ns[t.group(1)][:-1]) if x]
             if len(hits) == 1:
                 m = re.fullmatch(r"(\d+)", str(hits[0]))
-        if m:   # one card named: its copies, counted in C (no per-card Python)
+        if m:   # one card named (a number or a slot): its copies, counted in C (no per-card Python)
             return [f"{indent}{lst} = [{m.group(1)}] * {lst}.count({m.group(1)})"]
+        x = re.fullmatch(rf"\(*{re.escape(var)} != (s\.v\[\d+\]|v\[\d+\]|\d+)\)*", code.src)
+        if x:   # every item but one value (a slot or a number): a pass over the list only when it holds it
+            return [f"{indent}if {x.group(1)} in {lst}:",
+                    f"{indent}    {lst} = [{var} for {var} in {lst} if {code.src}]"]
         return [f"{indent}{lst} = [{var} for {var} in {lst} if {code.src}]"]
 
     def want(self, node, code: Code, *types):
