@@ -430,7 +430,7 @@ class State:
         """The legal actions of the seat to act, as text forms, in a stable order (empty when over)."""
         if self.terminal:
             return []
-        c = self._cache   # the same as _legal_cached(), inlined: this is the API's hottest call
+        c = self._cache   # (texts, moves) once listed: kept until the state changes
         if c is not None and c[0] is not None:
             return list(c[0])
         step = self.game.steps[self.pc]
@@ -455,19 +455,12 @@ class State:
         return dict(zip(c[0], c[1]))
 
     def _legal_cached(self):
-        """``(texts, moves)`` for the seat to act, cached until the state changes."""
+        """``(texts, moves)`` for the seat to act, cached until the state changes (made by
+        ``legal_actions``)."""
         c = self._cache   # reset by apply, apply_move and random_playout
         if c is None or c[0] is None:   # (None, moves, ids, id → move): made by legal_action_ids
-            step = self.game.steps[self.pc]
-            try:
-                moves = step.legal_sorted(self)
-                if not moves:
-                    raise RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
-                c = self._cache = (step.texts(self, moves), moves)
-            except CardspecError:
-                raise
-            except Exception as e:  # noqa: BLE001
-                raise self._failed(e) from None
+            self.legal_actions()
+            c = self._cache or ((), ())   # (over: nothing to list)
         return c
 
     def parse_action(self, text: str):

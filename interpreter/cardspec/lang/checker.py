@@ -190,15 +190,7 @@ class _Compiler:
                 return [f"{indent}if {cond.src}:"] + (a or [indent + "    pass"]) + \
                        [f"{indent}else:"] + (b or [indent + "    pass"])
         if isinstance(node, Tree) and node.data == "or_":
-            terms = []
-
-            def flat(t):
-                if isinstance(t, Tree) and t.data == "or_":
-                    flat(t.children[0])
-                    flat(t.children[1])
-                else:
-                    terms.append(t)
-            flat(node)
+            terms = _operands(node, "or_")
             codes = [(t, self.want(t, self.c(t), BOOL)) for t in terms]
             guard = [c.src for _, c in codes if self.independent(c, var)]
             dep = [c.src for _, c in codes if not self.independent(c, var)]
@@ -209,15 +201,7 @@ class _Compiler:
                 and node.children[0].data == "and_":
             # not (A and B) with B independent of the item: every item holds unless B does, and then
             # the items for which A does not (lead: not (is_joker(card) and trick_number == 1)).
-            terms = []
-
-            def flat_and(t):
-                if isinstance(t, Tree) and t.data == "and_":
-                    flat_and(t.children[0])
-                    flat_and(t.children[1])
-                else:
-                    terms.append(t)
-            flat_and(node.children[0])
+            terms = _operands(node.children[0], "and_")
             codes = [self.want(t, self.c(t), BOOL) for t in terms]
             guard = [c.src for c in codes if self.independent(c, var)]
             dep = [c.src for c in codes if not self.independent(c, var)]
@@ -619,6 +603,13 @@ class _Compiler:
 #: cannot fail and reads nothing the loop changes (a table entry of a parameter or of an outer loop's
 #: item, a state slot, a number).
 _ONCE_SAFE = re.compile(r"[A-Z_][A-Z0-9_]*\[(?:p_\w+|_l\d+_\w+)\]|s\.v\[\d+\]|-?\d+")
+
+
+def _operands(node, op: str) -> list:
+    """The operands of a chain of ``op`` (``or_``, ``and_``) nodes, left to right: ``a or b or c`` → [a, b, c]."""
+    if isinstance(node, Tree) and node.data == op:
+        return _operands(node.children[0], op) + _operands(node.children[1], op)
+    return [node]
 
 
 def _where_in(py: str, coll: str, cond: str):
