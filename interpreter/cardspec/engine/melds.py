@@ -645,13 +645,14 @@ class _Hand:
         slack = min(maxw, w_left + len(cw)) + two
         if slack >= 2:
             return m
-        need = 3 - slack
-        out = 0
-        for a in range(1, 13):
-            w = m & (7 << a)
-            if w.bit_count() >= need:
-                out |= w
-        return out
+        # the windows of 3 places starting at a (1..12) holding at least 3 - slack naturals (bit a of t),
+        # and the naturals of those windows
+        if slack < 0:
+            return 0
+        m1, m2 = m >> 1, m >> 2
+        t = (m & m1 & m2) if slack == 0 else (m & m1) | (m & m2) | (m1 & m2)
+        t &= 0x1FFE
+        return m & (t | t << 1 | t << 2)
 
     def possible(self, cn, cw, xn, xw, maxw, rank_floor, suits):
         """False when no set and no sequence holds the required cards (naturals ``cn`` and wilds ``cw``,
