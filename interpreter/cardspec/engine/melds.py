@@ -513,7 +513,7 @@ class _Hand:
     tests of ``possible`` read: each suit's places held by a natural (bit p for place p; an ace on 1 and
     14), the wild 2s of each suit, the naturals of each rank."""
 
-    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "RANK", "SUIT")
+    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "by_suit", "RANK", "SUIT")
 
     def __init__(self, hand, wild, RANK, SUIT):
         ws = wild if isinstance(wild, (set, frozenset)) else frozenset(wild)
@@ -523,12 +523,17 @@ class _Hand:
             d[c] = d.get(c, 0) + 1
         self.nat, self.wl, self.wild, self.RANK, self.SUIT = nat, wl, ws, RANK, SUIT
         self.n_wl = sum(wl.values())
-        places, by_rank = {}, {}
+        places, by_rank, by_suit = {}, {}, {}
         for c, k in nat.items():
             r, su = RANK[c], SUIT[c]
             by_rank[r] = by_rank.get(r, 0) + k
             if su >= 0 and r >= 0:
                 places[su] = places.get(su, 0) | (1 << r) | ((1 << 1) if r == ACE else 0)
+            if su in by_suit:
+                by_suit[su].append(c)
+            else:
+                by_suit[su] = [c]
+        self.by_suit = by_suit
         twos = {}
         for c, k in wl.items():
             if RANK[c] == 2 and SUIT[c] >= 0:
@@ -628,6 +633,45 @@ class _Hand:
                     any(self._place_mask(su, cw + [u], w_left - 1, maxw) for su in ok):
                 out.append(u)
         return out
+
+    def joins(self, cn, cw, maxw):
+        """``bool(self.units(cn, cw, (), (), maxw, 0, (), ()))`` for naturals ``cn`` (1+) and wild cards ``cw``
+        on the table (a meld): whether some card of the hand passes the quick tests to join them, found
+        without listing them (the naturals of the meld's rank or suit only; the first one found)."""
+        RANK, SUIT = self.RANK, self.SUIT
+        w_left = self.n_wl
+        have = len(cn) + len(cw)
+        room = maxw - len(cw)
+        r0, s0 = RANK[cn[0]], SUIT[cn[0]]
+        if r0 >= 0:
+            for c in cn:
+                if RANK[c] != r0:
+                    break
+            else:   # one rank: a set (units' set_nat, set_wild)
+                cnt = self.by_rank.get(r0, 0)
+                if room >= 0 and cnt and have + cnt + min(w_left, room) >= 3:
+                    return True
+                if room >= 1 and w_left and have + 1 + cnt + min(w_left - 1, room - 1) >= 3:
+                    return True
+        if s0 < 0:
+            return False
+        ranks = set()
+        req = 0
+        for c in cn:
+            r = RANK[c]
+            if SUIT[c] != s0 or r < 1 or r in ranks:
+                return False
+            ranks.add(r)
+            req |= 1 << r
+        run_ok = self._run_ok
+        for u in self.by_suit.get(s0, ()):
+            r = RANK[u]
+            if r >= 1 and r not in ranks and run_ok(s0, req | (1 << r), cw, w_left, maxw):
+                return True
+        for u in self.wl:
+            if run_ok(s0, req, cw + [u], w_left - 1, maxw):
+                return True
+        return False
 
     def _place_mask(self, su, cw, w_left, maxw):
         """The places of suit ``su``'s naturals that ``_run_ok`` lets start a sequence with the wild
@@ -782,10 +826,10 @@ class Extensions(CardSetSearch):
         cur = tuple(cur)
         cn, cw = h.split(cur)
         rn, rw = mnat + cn, mwl + cw
+        if not cur and not h.joins(rn, rw, max(0, self.maxw)):
+            return   # a lay-off adds a card, and no card of the hand may join (``units`` lists every one that may)
         if not h.possible(rn, rw, cn, cw, max(0, self.maxw), 0, ()):
             return
-        if not cur and not h.units(rn, rw, cn, cw, max(0, self.maxw), 0, (), cur):
-            return   # a lay-off adds a card, and no card of the hand may join (``units`` lists every one that may)
         left = h.without(cur)
         if left is None:
             return
