@@ -508,6 +508,29 @@ def _hand_of(hand, wild, RANK, SUIT):
     return h
 
 
+#: Per (wild cards, RANK, SUIT): the wild cards as a set, and each face's places as a natural card of a
+#: sequence (bit p for place p, an ace on 1 and 14; 0 for a card without a suit or rank).
+_FACES = {}
+
+
+def _faces(wild, RANK, SUIT):
+    try:
+        key = (wild, id(RANK), id(SUIT))
+        got = _FACES.get(key)
+    except TypeError:   # an unhashable wild list
+        key, got = None, None
+    if got is None or got[2] is not RANK or got[3] is not SUIT:
+        ws = wild if isinstance(wild, (set, frozenset)) else frozenset(wild)
+        place = [((1 << r) | ((1 << 1) if r == ACE else 0)) if su >= 0 and r >= 0 else 0
+                 for r, su in zip(RANK, SUIT)]
+        got = (ws, place, RANK, SUIT)
+        if key is not None:
+            if len(_FACES) >= 64:
+                _FACES.clear()
+            _FACES[key] = got
+    return got
+
+
 class _Hand:
     """A hand split once for searches: naturals and wild cards as ``{card: count}``, and what the quick
     tests of ``possible`` read: each suit's places held by a natural (bit p for place p; an ace on 1 and
@@ -516,29 +539,36 @@ class _Hand:
     __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "by_suit", "RANK", "SUIT")
 
     def __init__(self, hand, wild, RANK, SUIT):
-        ws = wild if isinstance(wild, (set, frozenset)) else frozenset(wild)
+        ws, PLACE, _, _ = _faces(wild, RANK, SUIT)
         nat, wl = {}, {}
         for c in hand:
-            d = wl if c in ws else nat
-            d[c] = d.get(c, 0) + 1
+            if c in ws:
+                wl[c] = wl.get(c, 0) + 1
+            else:
+                nat[c] = nat.get(c, 0) + 1
         self.nat, self.wl, self.wild, self.RANK, self.SUIT = nat, wl, ws, RANK, SUIT
-        self.n_wl = sum(wl.values())
         places, by_rank, by_suit = {}, {}, {}
         for c, k in nat.items():
-            r, su = RANK[c], SUIT[c]
+            r = RANK[c]
             by_rank[r] = by_rank.get(r, 0) + k
-            if su >= 0 and r >= 0:
-                places[su] = places.get(su, 0) | (1 << r) | ((1 << 1) if r == ACE else 0)
-            if su in by_suit:
-                by_suit[su].append(c)
-            else:
+            su = SUIT[c]
+            b = by_suit.get(su)
+            if b is None:
                 by_suit[su] = [c]
-        self.by_suit = by_suit
+            else:
+                b.append(c)
+            p = PLACE[c]
+            if p:
+                places[su] = places.get(su, 0) | p
         twos = {}
-        for c, k in wl.items():
-            if RANK[c] == 2 and SUIT[c] >= 0:
-                twos[SUIT[c]] = twos.get(SUIT[c], 0) + k
-        self.places, self.twos, self.by_rank = places, twos, by_rank
+        if wl:
+            self.n_wl = sum(wl.values())
+            for c, k in wl.items():
+                if RANK[c] == 2 and SUIT[c] >= 0:
+                    twos[SUIT[c]] = twos.get(SUIT[c], 0) + k
+        else:
+            self.n_wl = 0
+        self.places, self.twos, self.by_rank, self.by_suit = places, twos, by_rank, by_suit
 
     def split(self, cards):
         ws = self.wild
@@ -618,20 +648,40 @@ class _Hand:
                     if set_wild or self._run_ok(s0, req, cw + [u], w_left - 1, maxw):
                         out.append(u)
             return out
-        best = 0
-        for r, k in self.by_rank.items():
-            if r >= 2 and k > best:
-                best = k
-        ok = {su: self._place_mask(su, cw, w_left, maxw) for su in self.places if su in suits}
+        by_rank = self.by_rank
+        place_mask = self._place_mask
+        ok = {}
+        for su in self.places:
+            if su in suits:
+                ok[su] = place_mask(su, cw, w_left, maxw)
+        # a natural of rank r >= 2 may make a set when the hand holds set_need of that rank
+        set_need = 3 - have - min(w_left, room) if room >= 0 else 1 << 62
         for u in left:
-            r, su = RANK[u], SUIT[u]
-            if r >= 2 and room >= 0 and have + self.by_rank[r] + min(w_left, room) >= 3 or \
-                    su >= 0 and r >= 1 and (ok.get(su, 0) >> r & 1 or r == ACE and ok.get(su, 0) >> 1 & 1):
+            r = RANK[u]
+            if r >= 2 and by_rank[r] >= set_need:
                 out.append(u)
-        for u in wl:
-            if best and room >= 1 and have + 1 + best + min(w_left - 1, room - 1) >= 3 or \
-                    any(self._place_mask(su, cw + [u], w_left - 1, maxw) for su in ok):
-                out.append(u)
+            elif r >= 1:
+                su = SUIT[u]
+                if su >= 0:
+                    m = ok.get(su, 0)
+                    if m >> r & 1 or r == ACE and m >> 1 & 1:
+                        out.append(u)
+        if wl:
+            best = 0
+            for r, k in by_rank.items():
+                if r >= 2 and k > best:
+                    best = k
+            if best and room >= 1 and have + 1 + best + min(w_left - 1, room - 1) >= 3:
+                out += wl
+            else:   # a wild card's runs depend on it only by whether it is a 2 (and of which suit)
+                seen = {}
+                for u in wl:
+                    kind = SUIT[u] if RANK[u] == 2 else -1
+                    got = seen.get(kind)
+                    if got is None:
+                        got = seen[kind] = any(place_mask(su, cw + [u], w_left - 1, maxw) for su in ok)
+                    if got:
+                        out.append(u)
         return out
 
     def joins(self, cn, cw, maxw):
