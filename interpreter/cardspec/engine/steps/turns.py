@@ -368,6 +368,8 @@ class Turns(Step):
             self.phases.append((kind, cond, who, frozenset(idx), bool(ph.get("auto", False))))
         self.nph = len(self.phases)
         self._listers = {}   # allowed action set -> ((index, legal_fn), ...) (_moves)
+        self._phase_acts = {}   # phase index -> (kind, actions that may be legal in it) (_phase_actions)
+        self._firsts = {}   # phase index -> ((action, how its first chunk is drawn), ...) (random_move)
         self._after = None   # (state, moves) of the last `one` phase _run stopped at (legal_after_apply)
         # Longest action texts first, for parsing "pick up" before "pick".
         self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
@@ -812,34 +814,46 @@ class Turns(Step):
         legal ones: the move a player drawing each small choice uniformly among ``legal_action_ids()``
         would make."""
         memo = {}
+        ph = s.ts[PH]
         kind, acts = self._phase_actions(s)
+        firsts = self._firsts.get(ph)
+        if firsts is None:
+            firsts = self._firsts[ph] = tuple((a, self._first_kind(a)) for a in acts)
         seat = s.ts[ACTOR]
         cands = []
-        for a in acts:
-            if a.params and self._merged(a.params[0]):
-                cands += [(a, u) for u in self._units(s, a, 0, seat, (), (), memo, cheap=True)]
+        for a, how in firsts:
+            if how >= 2:
+                cands += [(a, u, how) for u in self._units(s, a, 0, seat, (), (), memo, cheap=True)]
             else:
-                cands.append((a, None))
+                cands.append((a, None, how))
         if kind == "any" or kind == "optional":
             cands.append(None)
         rnd = rng.random
+        floor = math.floor   # int() of the same float, cheaper
         pos = None
         while cands:
-            i = int(rnd() * len(cands))
+            i = floor(rnd() * len(cands))
             c = cands[i]
             cands[i] = cands[-1]
             cands.pop()
             if c is None:
                 return DONE if kind == "any" else SKIP
-            a, u = c
-            if not a.params:
+            a, u, how = c
+            if how == 0:
                 if self._check(s, a, seat, ()):
                     return (a.index, ())
-            elif u is None:
+            elif how == 1:
                 if self._feasible(s, a, 0, seat, (), (), memo):
                     pos = (a.index, 0, (), ())
                     break
-            elif self._feasible(s, a, 0, seat, (), (u,), memo):
+            elif how == 4:
+                if self._feasible(s, a, 0, seat, (), (u,), memo):
+                    pos = (a.index, 0, (u,), ())
+                    break
+            # u: a whole value of the first parameter, of its domain (_units listed it): legal when the
+            # action's parameter-free condition holds and the rest can follow (_witness's answer)
+            elif (a.pre is None or self._pre(s, a, seat, memo)) and \
+                    (self._check(s, a, seat, (u,)) if how == 2 else self._feasible(s, a, 1, seat, (u,), (), memo)):
                 pos = (a.index, 0, (u,), ())
                 break
         if pos is None:
@@ -848,7 +862,21 @@ class Turns(Step):
             opts, move = self.choice_options(s, pos, memo)
             if move is not None:
                 return move
-            pos = self.choice_next(s, pos, opts[int(rnd() * len(opts))], memo)
+            pos = self.choice_next(s, pos, opts[floor(rnd() * len(opts))], memo)
+
+    def _first_kind(self, a):
+        """How ``random_move`` draws and checks the first chunk of action ``a``: 0 no parameter; 1 a first
+        chunk without a unit; 2 or 3, a unit that is the first parameter's whole value (a card, a number
+        in words, one choice), the only parameter (2) or followed by others (3); 4 any other unit (a card
+        of a card set, a digit)."""
+        if not a.params:
+            return 0
+        P = a.params[0]
+        if not self._merged(P):
+            return 1
+        if P.kind != "cards" and self._size(P) == 1:
+            return 2 if len(a.params) == 1 else 3
+        return 4
 
     def _any_move(self, s, what, actor):
         """Whether some action of ``what`` is legal for ``actor`` (stops at the first one found)."""
@@ -1450,8 +1478,13 @@ class Turns(Step):
             return j, cur, bound, adds, end_ok, None
 
     def _phase_actions(self, s):
-        kind, _, _, what, _ = self.phases[s.ts[PH]]
-        return kind, [a for a in self.actions if a.index in what and not a.never]
+        """``(kind, actions)`` of the phase being played (the actions that may be legal in it, a tuple)."""
+        ph = s.ts[PH]
+        got = self._phase_acts.get(ph)
+        if got is None:
+            kind, _, _, what, _ = self.phases[ph]
+            got = self._phase_acts[ph] = (kind, tuple([a for a in self.actions if a.index in what and not a.never]))
+        return got
 
     def choice_options(self, s, pos, memo=None):
         memo = {} if memo is None else memo
