@@ -149,6 +149,16 @@ def _without_cards(v, cur):
     return rest
 
 
+def _rest_if_within(v, cur):
+    """``_without_cards(v, cur)``, or None when ``v`` does not hold every card of ``cur``."""
+    rest = list(v)
+    for c in cur:
+        if c not in rest:
+            return None
+        rest.remove(c)
+    return rest
+
+
 class _Searched:
     """The card sets of a ``candidates:`` parameter whose value is a ``CardSetSearch`` (``melds_in``):
     searched by the cards chosen so far instead of listed, each passing the count and zone checks of
@@ -822,8 +832,10 @@ class Turns(Step):
         seat = s.ts[ACTOR]
         cands = []
         for a, how in firsts:
-            if how >= 2:
+            if how == 4:
                 cands += [(a, u, how) for u in self._units(s, a, 0, seat, (), (), memo, cheap=True)]
+            elif how >= 2:   # the units are the first parameter's values (_units' list of its domain)
+                cands += [(a, u, how) for u in self._domain(s, a, 0, seat, (), memo)]
             else:
                 cands.append((a, None, how))
         if kind == "any" or kind == "optional":
@@ -1345,6 +1357,12 @@ class Turns(Step):
                 for v in dom.containing(cur):
                     if checked(s, a, seat, bound + (v,), memo):
                         r = v
+                        wk = ("w", a.index, j, bound)   # the legal card sets found (_normalized's covered)
+                        found = memo.get(wk)
+                        if found is None:
+                            memo[wk] = [v]
+                        else:
+                            found.append(v)
                         break
                 memo[key] = r
                 return r
@@ -1457,6 +1475,11 @@ class Turns(Step):
             adds = []
             unordered = P.kind == "cards" and not P.ordered or (P.kind == "choice" and P.count != 1)
             covered = set()   # cards of an unordered set found legal with cur: each may come next
+            if unordered and P.kind == "cards":   # legal sets found before (this decision) that hold cur
+                for w in memo.get(("w", ai, j, bound), ()):
+                    rest = _rest_if_within(w, cur)
+                    if rest is not None:
+                        covered.update(rest)
             for u in self._units(s, a, j, seat, bound, cur, memo):
                 nc = cur + (u,)
                 if unordered and P.kind == "cards":
