@@ -1438,6 +1438,8 @@ class Turns(Step):
         elif not cur or cur == ("-",):
             return False
         v = self._value(s, a, j, seat, bound, cur, memo)
+        if P.kind == "cards" and v in memo.get(("w", a.index, j, bound), ()):
+            return True   # a legal card set a search of this decision found (_witness)
         dom = self._domain(s, a, j, seat, bound, memo)
         if dom is not None and v not in dom:
             return False
