@@ -79,6 +79,10 @@ class CardSetSearch:
         every card of the zone may."""
         return None
 
+    def none_holding(self, cur) -> bool:
+        """True when surely no card set holds ``cur`` (a quick test before ``containing``; False tells nothing)."""
+        return False
+
     def holds(self, v) -> bool:
         """Whether the card set ``v`` (any order) is one of these."""
         want = sorted(v)

@@ -839,12 +839,23 @@ class Extensions(CardSetSearch):
     """The value of ``extensions(meld, hand, wild, k)``: the card sets of ``hand`` that make ``meld`` a
     larger set or sequence with at most ``k`` stand-ins, listed like ``extensions``, searchable."""
 
-    __slots__ = ("meld", "hand", "wild", "maxw", "RANK", "SUIT", "SORT_KEY", "_h", "_m")
+    __slots__ = ("meld", "hand", "wild", "maxw", "RANK", "SUIT", "SORT_KEY", "_h", "_m", "_joins")
 
     def __init__(self, meld, hand, wild, maxw, RANK, SUIT, SORT_KEY):
         self.meld, self.hand, self.wild, self.maxw = tuple(meld), tuple(hand), wild, maxw
         self.RANK, self.SUIT, self.SORT_KEY = RANK, SUIT, SORT_KEY
-        self._h = None
+        self._h = self._joins = None
+
+    def _any_joins(self):
+        """Whether some card of the hand may join the meld (``_Hand.joins``; False: no lay-off at all)."""
+        if self._joins is None:
+            h = self._hand()
+            mnat, mwl = self._m
+            self._joins = bool(mnat) and h.joins(mnat, mwl, max(0, self.maxw))
+        return self._joins
+
+    def none_holding(self, cur):
+        return not cur and not self._any_joins()
 
     def _listing(self):
         return extensions(self.meld, self.hand, self.wild, self.maxw, self.RANK, self.SUIT, self.SORT_KEY)
@@ -876,7 +887,7 @@ class Extensions(CardSetSearch):
         cur = tuple(cur)
         cn, cw = h.split(cur)
         rn, rw = mnat + cn, mwl + cw
-        if not cur and not h.joins(rn, rw, max(0, self.maxw)):
+        if not cur and not self._any_joins():
             return   # a lay-off adds a card, and no card of the hand may join (``units`` lists every one that may)
         if not h.possible(rn, rw, cn, cw, max(0, self.maxw), 0, ()):
             return

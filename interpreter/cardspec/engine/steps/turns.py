@@ -1353,6 +1353,9 @@ class Turns(Step):
         if last and a.params[j].search is not None:
             dom = self._domain(s, a, j, seat, bound, memo)
             if dom.__class__ is _Searched:   # the searched card sets, each checked, the first legal one kept
+                if dom.search.none_holding(cur):
+                    memo[key] = r
+                    return r
                 checked = self._checked
                 for v in dom.containing(cur):
                     if checked(s, a, seat, bound + (v,), memo):
