@@ -335,6 +335,11 @@ class Game:
         check_listings(self, comp)   # the worst-case size and cost of every decision's listing (issue 16)
         comp.finish()
         self.n_v = len(SYSTEM_VARS) + len(self.vars)
+        # State._start_deal: (slot, default) of the vars set again each deal, and of every var (the first
+        # deal); (index, initial) of the per-deal counters.
+        self.var_resets = (tuple((x.index, x.default) for x in self.vars if x.per == "deal"),
+                           tuple((x.index, x.default) for x in self.vars))
+        self.deal_counters = tuple((c.index, c.initial) for c in self.counters if c.per == "deal")
         self.per_seat = tuple(z.per_seat for z in self.zones)
         # how State.position_key keys each zone: 0 in order, 1 per seat as multisets, 2 top card + multiset
         self.key_mode = tuple(1 if z.per_seat else 2 if z.order == "top_only" else 0 for z in self.zones)

@@ -167,12 +167,10 @@ class State:
     def _start_deal(self):
         g = self.game
         v = self.v
-        for var in g.vars:
-            if var.per == "deal" or v[DEAL_NUMBER] == 1:
-                v[var.index] = var.default
-        for c in g.counters:
-            if c.per == "deal":
-                self.c[c.index] = [c.initial] * self.n
+        for i, default in g.var_resets[v[DEAL_NUMBER] == 1]:   # per-deal vars; every var at the first deal
+            v[i] = default
+        for i, initial in g.deal_counters:
+            self.c[i] = [initial] * self.n
         v[LEADER] = -1
         v[TRICK_NUMBER] = 0
         v[TRICKS_TOTAL] = 0
@@ -239,9 +237,12 @@ class State:
 
     def _advance_steps(self):
         steps = self.game.steps
+        last = len(steps)
+        # seats may change places, or one sit out: the play order is made again at each step entered
+        reorders = self.game.next_expr is not None or self.game.may_sit_out
         ended = 0   # deals ended in this call: the first may be the one just decided, the rest had no decision
         while not self.terminal:
-            if self.pc >= len(steps):
+            if self.pc >= last:
                 ended += 1
                 if ended > MAX_DEALS_WITHOUT_DECISION + 1:
                     raise RuleFault(f"more than {MAX_DEALS_WITHOUT_DECISION} deals in a row ended with no seat to "
@@ -250,16 +251,17 @@ class State:
                 self._end_deal()
                 continue
             step = steps[self.pc]
-            if step.when is not None and not self.entered and not step.when(self):
-                self.pc += 1
-                continue
-            if (self.game.next_expr is not None or self.game.may_sit_out) and not self.entered:
-                # seats may have changed places, or one sits out
-                # A step that reads the table itself gets it now; for any other, Game.next_player
-                # computes it when first asked (the expression may walk every seat: not once a step).
-                self.nxt = self.game.order_table(self) if step.reads_order else None
+            entered = self.entered
+            if not entered:
+                if step.when is not None and not step.when(self):
+                    self.pc += 1
+                    continue
+                if reorders:
+                    # A step that reads the table itself gets it now; for any other, Game.next_player
+                    # computes it when first asked (the expression may walk every seat: not once a step).
+                    self.nxt = self.game.order_table(self) if step.reads_order else None
             if step.decision:
-                if self.entered:
+                if entered:
                     return
                 if self._deal_override is not None and not step.before_deal:   # choices before the deal: later
                     override, self._deal_override = self._deal_override, None
