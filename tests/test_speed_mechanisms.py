@@ -328,3 +328,29 @@ def test_a_play_rule_naming_one_card_of_a_slot_filters_as_the_plain_comprehensio
         s.v[slot] = called
         plain = [c for c in cards if (c != called if "!=" in text else c == called)]
         assert f(s, cards) == plain
+
+
+def test_a_definition_whose_values_are_kept_is_called_not_inlined(tmp_path):
+    """``key:`` calling a definition of the card alone that costs enough to keep its values by argument
+    (game._memoized) stays a call to the kept values instead of being inlined; the tricks are the same."""
+    L = "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]"
+    p = tmp_path / "v.yaml"
+    p.write_text("extends: napoleon\nname: memo-key\ndefine:\n"
+                 f"  \"weight(c: card)\": sum(sum(x * y for y in {L}) * c.rank for x in {L})"
+                 " + (if c.suit == spades then 1 else 0)\n"
+                 "deal:\n  - id: play\n    tricks:\n      wins: true\n      key: weight(card)\n")
+    game = load(str(p))
+    assert hasattr(game.ns["_d_weight"], "__wrapped__")   # kept by argument
+    step = next(st for st in game.steps if isinstance(st, Tricks))
+    assert "_d_weight" in step._play_card.__code__.co_names   # called, not inlined
+    rng = random.Random(3)
+    s = game.new_state(seed=3)
+    while not s.terminal and not isinstance(s.current_step(), Tricks):
+        legal = s.legal_actions()
+        s.apply(legal[1] if legal[0] == "pass" and len(legal) > 1 and rng.random() < 0.5 else legal[0])
+    for _ in range(game.n):   # a whole trick: the highest weight (rank, then spades) wins
+        s.apply(s.legal_actions()[0])
+    trick = [e for e in s.log_all() if e["type"] == "trick"][0]
+    d = game.deck
+    weight = {c: 6084 * d.rank[d.face(c)] + (d.suit[d.face(c)] == d.suits.index("S")) for _, c in trick["cards"]}
+    assert trick["winner"] == max(trick["cards"], key=lambda sc: weight[sc[1]])[0]

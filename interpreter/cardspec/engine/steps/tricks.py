@@ -209,8 +209,10 @@ class Tricks(Step):
             res += ["cancelled = None"]
         wins_src = wins.src if wins else "False"
         key_src = key.src if key else "0"
-        # A definition of the card called by wins:/key: (key: power(card)) is inlined: no call per card.
-        defs = getattr(game.env, "def_src", {})
+        # A definition of the card called by wins:/key: (key: power(card)) is inlined: no call per card. Not
+        # one whose values are kept by argument (game._memoized: it reads only the card and costs >= 500).
+        defs = {k: v for k, v in getattr(game.env, "def_src", {}).items()
+                if not hasattr(comp.ns.get(k), "__wrapped__")}
         wins_src, key_src = inline_calls(wins_src, defs, "p_card"), inline_calls(key_src, defs, "p_card")
         slot_local = lambda src: re.sub(rf"\bs\.v\[{LED_SUIT}\]", "_led", re.sub(rf"\bs\.v\[{TRUMP}\]", "_trump", src))
         wins_src, key_src = slot_local(wins_src), slot_local(key_src)
