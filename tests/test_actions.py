@@ -217,6 +217,7 @@ def test_generated_id_methods_answer_as_states_own():
                 outcome = []
                 for s in (fused, plain):
                     c = s.clone()
+                    c.legal_action_ids()   # (the generated method's hot cache: its own checks answer)
                     try:
                         c.apply_id(odd)
                         outcome.append(("ok", c.history[-1:], c.legal_action_ids()))
@@ -228,3 +229,4 @@ def test_generated_id_methods_answer_as_states_own():
             plain.apply_id(i)
             assert fused.history == plain.history and fused.scores() == plain.scores()
         assert plain.terminal
+
