@@ -230,3 +230,43 @@ def test_generated_id_methods_answer_as_states_own():
             assert fused.history == plain.history and fused.scores() == plain.scores()
         assert plain.terminal
 
+
+@pytest.mark.parametrize("name", ["hearts", "napoleon", "sheepshead", "auction-pitch", "briscola-bugiarda"])
+def test_generated_text_methods_answer_as_states_own(name):
+    """A game's states with generated ``legal_actions``/``apply`` (``text_state_class``: the trick step's
+    listing and play inside the API method) answer every action — listed, another spelling, illegal, not a
+    card, given with the wrong or the right seat, after the ids API — exactly as ``State``'s own methods:
+    the same lists, the same exceptions and words, the state unchanged after a refusal, the same games."""
+    from cardspec.engine.state import State
+    game = cardspec.load(name)
+    assert type(game.new_state(seed=1)) is not State
+    rng = random.Random(7)
+    for seed in range(2):
+        fused, plain = game.new_state(seed=seed), State(game, seed=seed)
+        while not fused.terminal:
+            legal = fused.legal_actions()
+            assert legal == plain.legal_actions() and legal is not fused.legal_actions()
+            seat = fused.to_act
+            for odd in (legal[0].lower(), "XX", "2C", "bid 99", "", legal[-1] + " " + legal[0], 3):
+                outcome = []
+                for s in (fused, plain):
+                    c = s.clone()
+                    c.legal_actions()
+                    try:
+                        c.apply(odd)
+                        outcome.append(("ok", c.history, c.to_act))
+                    except Exception as e:  # noqa: BLE001 - the same exception, the same words
+                        outcome.append((type(e).__name__, str(e), c.history == s.history))
+                assert outcome[0] == outcome[1], odd
+            a = legal[int(rng.random() * len(legal))]
+            how = rng.random()
+            for s in (fused, plain):
+                if how < 0.2:
+                    s.apply(a, seat=seat)                       # the right seat given
+                elif how < 0.3:
+                    s.legal_action_ids()                        # the ids API's cache, then a text
+                    s.apply(a)
+                else:
+                    s.apply(a)
+            assert fused.history == plain.history and fused.scores() == plain.scores()
+        assert plain.terminal and fused.log_all() == plain.log_all()

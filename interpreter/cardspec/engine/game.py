@@ -343,6 +343,8 @@ class Game:
         self.per_seat = tuple(z.per_seat for z in self.zones)
         # how State.position_key keys each zone: 0 in order, 1 per seat as multisets, 2 top card + multiset
         self.key_mode = tuple(1 if z.per_seat else 2 if z.order == "top_only" else 0 for z in self.zones)
+        from .state import text_state_class
+        self._state_class = text_state_class(self) or State   # generated legal_actions/apply at trick steps
 
     def _seat_list(self, comp, m: dict, key: str):
         """``match: winner/loser`` compiled to a function giving a list of seats (None when absent)."""
@@ -576,7 +578,7 @@ class Game:
             from .choices import ActionCodec
             codec = self.__dict__["_codec"] = ActionCodec(self)
             from .state import fused_state_class
-            self._state_class = fused_state_class(self, codec) or State
+            self._state_class = fused_state_class(self, codec) or self._state_class
         return codec
 
     def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,

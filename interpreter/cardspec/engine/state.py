@@ -916,6 +916,69 @@ class State:
         return out
 
 
+def text_state_class(game):
+    """A subclass of ``State`` for ``game`` whose ``legal_actions`` and ``apply`` are generated: at a
+    step with text statements (``Step.text_fused``: a trick step without ``choose:``/``auto:``) the
+    step's listing (``legal_texts``' statements) and its play of one card run inside the API method
+    itself — one Python frame per call instead of two — with the cache and history written as
+    ``State``'s methods write them. Any other position (another step, a ``seat`` given, an action not
+    in the listing, another spelling, the rules failing while listing) goes to ``State``'s own methods,
+    which answer as before. None when no step has such statements. Made once, at load; ``Game.new_state``
+    makes states of it (``fused_state_class`` builds on it; ``clone`` keeps the class)."""
+    comp = getattr(game, "comp", None)
+    if comp is None:
+        return None
+    legal, apply = [], []
+    # Later steps first: the play of a deal comes after its passes and bids, and makes most decisions.
+    for pc, step in reversed(list(enumerate(game.steps))):
+        if not step.decision or step.compound:
+            continue
+        spec = step.text_fused()
+        if spec is None:
+            continue
+        listing, play = spec
+        legal += [f"{'if' if not legal else 'elif'} s.pc == {pc}:",
+                  "    try:"] + ["        " + ln for ln in listing] + [
+                  "    except Exception:",      # the general method says why
+                  "        return _State_legal_actions(s)",
+                  "    if _r:",                 # (none: the general method raises the rules' fault)
+                  "        _t = list(map(_CODE_OF, _r))",
+                  "        s._cache = (_t, _r)",
+                  "        return _t[:]"]
+        apply += [f"{'if' if not apply else 'elif'} s.pc == {pc}:",
+                  "    try:",   # the listed text (anything else: the general method parses and checks it)
+                  "        p_card = _c[1][_c[0].index(_action)]",
+                  "    except (TypeError, ValueError, AttributeError):",
+                  "        return _State_apply(s, _action, seat)",
+                  "    s._cache = None",
+                  "    s.partial = ()",
+                  "    s._chpos = None",
+                  "    s.history.append(_action)",
+                  "    try:"] + ["        " + ln for ln in play] + [
+                  "        if done:",
+                  "            s._finish_step()",
+                  "    except _CardspecError:",
+                  "        raise",
+                  "    except Exception as e:",
+                  "        raise s._failed(e) from None",
+                  "    return s"]
+    if not legal:
+        return None
+    game.ns.update({"_State_legal_actions": State.legal_actions, "_State_apply": State.apply,
+                    "_CardspecError": CardspecError})
+    f_legal = comp.function("", statements=[
+        "if s._cache is None and not s.terminal:"] + ["    " + ln for ln in legal] + [
+        "return _State_legal_actions(s)"], args="s")
+    f_apply = comp.function("", statements=[
+        "_c = s._cache",
+        "if _c is not None and seat is None:"] + ["    " + ln for ln in apply] + [
+        "return _State_apply(s, _action, seat)"], args="s, _action, seat=None")
+    f_legal.__doc__, f_apply.__doc__ = State.legal_actions.__doc__, State.apply.__doc__
+    f_legal.__name__, f_apply.__name__ = "legal_actions", "apply"
+    return type("State", (State,), {"__slots__": (), "__module__": State.__module__,
+                                    "legal_actions": f_legal, "apply": f_apply})
+
+
 def fused_state_class(game, codec):
     """A subclass of ``State`` for ``game`` whose ``legal_action_ids`` and ``apply_id`` are generated:
     at a step whose id hot path has statements (``Step.id_fused``), the step's legal cards and play
@@ -984,5 +1047,6 @@ def fused_state_class(game, codec):
         "return _State_apply_id(s, _aid, seat)"], args="s, _aid, seat=None")
     f_legal.__doc__, f_apply.__doc__ = State.legal_action_ids.__doc__, State.apply_id.__doc__
     f_legal.__name__, f_apply.__name__ = "legal_action_ids", "apply_id"
-    return type("State", (State,), {"__slots__": (), "__module__": State.__module__,
-                                    "legal_action_ids": f_legal, "apply_id": f_apply})
+    base = game._state_class   # (State, or text_state_class's: the text API's generated methods kept)
+    return type("State", (base,), {"__slots__": (), "__module__": State.__module__,
+                                   "legal_action_ids": f_legal, "apply_id": f_apply})

@@ -112,6 +112,11 @@ class Step:
     def legal_sorted(self, s) -> list:
         return self.legal(s)
 
+    def text_fused(self):
+        """``(listing lines, play lines)``: statements for ``state.fused_state_class``'s generated
+        ``legal_actions``/``apply`` at this step, or None (the State's own methods answer)."""
+        return None
+
     #: ``legal_texts(s) -> (texts, moves)``: ``legal_sorted`` and their ``texts`` made in one call (an
     #: optional fast path of ``State.legal_actions``; None: the two calls).
     legal_texts = None

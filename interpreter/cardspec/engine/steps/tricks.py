@@ -457,6 +457,8 @@ class Tricks(Step):
                                  f"    return _choice_texts_{id(self)}(s, _r), _r"] + lines[i + 1:]
         comp.ns["_CODE_OF"] = dict(enumerate(self.game.deck.code)).__getitem__
         self.legal_texts = comp.function("", (), statements=lines + ["return list(map(_CODE_OF, _r)), _r"])
+        if self.choose is None:
+            self._fused_lines["listing"] = lines   # (state.fused_state_class: the text API's listing)
 
     def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
         """Statements playing one whole trick at random, unrolled: the lead, then n - 1 followers.
@@ -782,6 +784,16 @@ class Tricks(Step):
                 # display key) gives the ids sorted as ints.
                 return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal_faces
         return (lambda s, moves: [tab[m] for m in moves]), inv, tab, self._legal
+
+    def text_fused(self):
+        """``(listing lines, play lines)`` for ``state.fused_state_class``'s text API: the statements of
+        ``legal_texts`` (ending ``_r = LIST``, the legal cards in display order) and of one card played, as
+        ``_play_card`` plays it; None with ``choose:`` or ``auto:``."""
+        lines = getattr(self, "_fused_lines", None)
+        if lines is None or "listing" not in lines or self.choose is not None or self.auto \
+                or self.apply is not self._play_card:
+            return None
+        return lines["listing"], lines["play"]
 
     def id_fused(self, codec):
         """``(keys lines, play lines, names)`` for ``fused_state_class``: the legal cards of the id hot
