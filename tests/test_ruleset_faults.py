@@ -375,15 +375,32 @@ def test_no_legal_action_is_reported_by_the_public_api(tmp_path):
 def test_an_unexpected_exception_in_the_rules_is_a_coded_error_with_the_step(monkeypatch):
     """Anything else that fails while the rules run is `internal/runtime` at the step, with the
     bug-report hint: never a bare Python exception out of the public API."""
+    class Boom(list):   # the trick in progress fails when a card is added to it
+        def append(self, x):
+            1 / 0
+
     g = cardspec.load("hearts", 4)
     s = g.new_state(seed=1)
     while s.current_step().kind != "tricks":
         s.apply(s.legal_actions()[0])
-    monkeypatch.setattr(s.current_step(), "apply", lambda st, card: 1 / 0)
-    with pytest.raises(RulesetError) as e:
+    # Through the generated apply (state.text_state_class) and through State's own (a seat given).
+    for seat in (None, s.to_act):
+        c = s.clone()
+        card = c.legal_actions()[0]
+        c.plays = Boom(c.plays)
+        with pytest.raises(RulesetError) as e:
+            c.apply(card, seat=seat)
+        assert e.value.code == "internal/runtime" and "ZeroDivisionError" in e.value.first.message
+        assert "step 'play'" in e.value.first.message and "please report it" in e.value.first.hint
+    g.actions   # states with generated id methods too (state.fused_state_class)
+    s = g.new_state(seed=1)
+    while s.current_step().kind != "tricks":
         s.apply(s.legal_actions()[0])
+    ids = s.legal_action_ids()
+    s.plays = Boom(s.plays)
+    with pytest.raises(RulesetError) as e:
+        s.apply_id(ids[0])
     assert e.value.code == "internal/runtime" and "ZeroDivisionError" in e.value.first.message
-    assert "step 'play'" in e.value.first.message and "please report it" in e.value.first.hint
 
 
 # ---- validate checks what play will meet (issue 16 Deliver 3) -----------------------------------------

@@ -401,7 +401,7 @@ _FN_NAME = re.compile(r"_e\d+|_d_[A-Za-z_][A-Za-z0-9_]*")
 SAFE_BUILTINS = {k: getattr(builtins, k) for k in (
     "abs", "all", "any", "bool", "dict", "enumerate", "int", "len", "list", "map", "max", "min", "range",
     "reversed", "set", "sorted", "str", "sum", "tuple", "zip", "frozenset", "isinstance", "iter", "next",
-    "ValueError", "IndexError", "KeyError", "StopIteration", "TypeError", "AttributeError")}
+    "ValueError", "IndexError", "KeyError", "StopIteration", "TypeError", "AttributeError", "Exception")}
 #: Opcodes generated code never needs (imports, classes, globals, frames): refused before it runs.
 _BAD_OPS = frozenset(dis.opmap[n] for n in (
     "IMPORT_NAME", "IMPORT_FROM", "IMPORT_STAR", "LOAD_BUILD_CLASS", "STORE_GLOBAL", "DELETE_GLOBAL",
