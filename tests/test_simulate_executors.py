@@ -73,3 +73,42 @@ def test_ray_gives_the_local_result():
     finally:
         ex.shutdown()
     assert remote == local
+
+
+def test_games_compile_one_at_a_time_across_threads(monkeypatch):
+    """Compiling parses generated code with ast.parse, which CPython 3.11 cannot run in two threads at
+    once (gh-106905: "SystemError: AST constructor recursion depth mismatch", seen here with the thread
+    executor): Game construction is serialised. Four threads load at once; at most one is compiling."""
+    import threading
+    import time
+
+    import cardspec
+    from cardspec.engine.compiler import Compiler
+
+    inside, most, lock = [0], [0], threading.Lock()
+    real = Compiler.finish
+
+    def finish(self):   # every compile passes here once; the sleep widens any overlap
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        time.sleep(0.05)
+        with lock:
+            inside[0] -= 1
+        return real(self)
+
+    monkeypatch.setattr(Compiler, "finish", finish)
+    errors = []
+
+    def load():
+        try:
+            cardspec.load("red-dog")
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=load) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and most[0] == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 from dataclasses import dataclass
 
 from .steps import base as _steps
@@ -126,6 +127,10 @@ def _resolve_by_option(data, options):
     return data
 
 
+#: Held while a Game compiles (Game.__init__): one compile at a time in a process.
+_COMPILING = threading.RLock()
+
+
 class Game:
     """A ruleset compiled for ``players`` seats and option values.
 
@@ -142,6 +147,14 @@ class Game:
     _state_class = State
 
     def __init__(self, ruleset, players: int | None = None, options: dict | None = None):
+        # One game compiles at a time in a process: compiling parses generated code with ast.parse, and
+        # CPython 3.11's AST constructor keeps its recursion depth per interpreter, not per thread, so
+        # two threads compiling at once may fail with "SystemError: AST constructor recursion depth
+        # mismatch" (CPython gh-106905; seen with simulate's thread executor).
+        with _COMPILING:
+            self._compile(ruleset, players, options)
+
+    def _compile(self, ruleset, players, options):
         if not isinstance(ruleset, Ruleset):
             ruleset = read_ruleset(str(ruleset))
         self.ruleset = rs = ruleset
