@@ -119,16 +119,22 @@ class CardSetSearch:
         return f"{type(self).__name__}({self._all()!r})"
 
 
+def _rest_if_within(v, cur):
+    """The cards of ``v`` left once ``cur`` is taken out (with repeats), or None when ``v`` does not hold
+    every card of ``cur``."""
+    rest = list(v)
+    for c in cur:
+        if c not in rest:
+            return None
+        rest.remove(c)
+    return rest
+
+
 def _sub_multiset(cards, zone) -> bool:
     """True when every card of ``cards`` (with repeats) is in ``zone`` (the steps' legality checks use it too)."""
     if len(cards) == 1:
         return cards[0] in zone
-    rest = list(zone)
-    for c in cards:
-        if c not in rest:
-            return False
-        rest.remove(c)
-    return True
+    return _rest_if_within(zone, cards) is not None
 
 
 # ---- static bounds of number expressions ---------------------------------------------------------

@@ -50,7 +50,7 @@ from ...cards import SUIT_NAMES
 from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
                      py_param)
 from .base import MAX_LISTED, Step, _listing_too_large, _sub_multiset, step_type
-from ..choices import DIGITS, DONE_WORD, ActionSpaceError, CardSetSearch, literal_list, static_range
+from ..choices import DIGITS, DONE_WORD, ActionSpaceError, CardSetSearch, _rest_if_within, literal_list, static_range
 
 DONE = (-1, ())
 SKIP = (-2, ())
@@ -145,16 +145,6 @@ def _without_cards(v, cur):
     """The cards of ``v`` left when each card of ``cur`` is taken away once."""
     rest = list(v)
     for c in cur:
-        rest.remove(c)
-    return rest
-
-
-def _rest_if_within(v, cur):
-    """``_without_cards(v, cur)``, or None when ``v`` does not hold every card of ``cur``."""
-    rest = list(v)
-    for c in cur:
-        if c not in rest:
-            return None
         rest.remove(c)
     return rest
 
