@@ -925,6 +925,7 @@ def text_state_class(game):
     in the listing, another spelling, the rules failing while listing) goes to ``State``'s own methods,
     which answer as before. None when no step has such statements. Made once, at load; ``Game.new_state``
     makes states of it (``fused_state_class`` builds on it; ``clone`` keeps the class)."""
+    from .steps.tricks import CHOICE
     comp = getattr(game, "comp", None)
     if comp is None:
         return None
@@ -937,6 +938,7 @@ def text_state_class(game):
         if spec is None:
             continue
         listing, play = spec
+        chooses = getattr(step, "choose", None) is not None   # (moves from CHOICE on: State's own apply)
         legal += [f"{'if' if not legal else 'elif'} s.pc == {pc}:",
                   "    try:"] + ["        " + ln for ln in listing] + [
                   "    except Exception:",      # the general method says why
@@ -949,7 +951,9 @@ def text_state_class(game):
                   "    try:",   # the listed text (anything else: the general method parses and checks it)
                   "        p_card = _c[1][_c[0].index(_action)]",
                   "    except (TypeError, ValueError, AttributeError):",
-                  "        return _State_apply(s, _action, seat)",
+                  "        return _State_apply(s, _action, seat)"] + (
+                  [f"    if p_card >= {CHOICE}:", "        return _State_apply(s, _action, seat)"]
+                  if chooses else []) + [
                   "    s._cache = None",
                   "    s.partial = ()",
                   "    s._chpos = None",

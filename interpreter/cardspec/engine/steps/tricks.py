@@ -453,12 +453,14 @@ class Tricks(Step):
                 return
             i = lines.index(pend)
             comp.ns[f"_choice_texts_{id(self)}"] = self._texts_any
+            # (state.text_state_class: a pending choice is listed by State's own method)
+            self._fused_lines["listing"] = lines[:i] + ["    return _State_legal_actions(s)"] + lines[i + 1:]
             lines = lines[:i] + [f"    _r = {fn}(s, p_seat, plays[-1][1])",
                                  f"    return _choice_texts_{id(self)}(s, _r), _r"] + lines[i + 1:]
+        else:
+            self._fused_lines["listing"] = lines   # (state.text_state_class: the text API's listing)
         comp.ns["_CODE_OF"] = dict(enumerate(self.game.deck.code)).__getitem__
         self.legal_texts = comp.function("", (), statements=lines + ["return list(map(_CODE_OF, _r)), _r"])
-        if self.choose is None:
-            self._fused_lines["listing"] = lines   # (state.fused_state_class: the text API's listing)
 
     def _trick_rounds(self, lead, play, after_play, after_trick, wins_src, key_src, cancel, res, bisectable):
         """Statements playing one whole trick at random, unrolled: the lead, then n - 1 followers.
@@ -788,10 +790,12 @@ class Tricks(Step):
     def text_fused(self):
         """``(listing lines, play lines)`` for ``state.fused_state_class``'s text API: the statements of
         ``legal_texts`` (ending ``_r = LIST``, the legal cards in display order) and of one card played, as
-        ``_play_card`` plays it; None with ``choose:`` or ``auto:``."""
+        ``_play_card`` plays it; None with ``auto:``. With ``choose:``, a pending choice is listed and
+        made by ``State``'s own methods (the listing returns ``_State_legal_actions(s)``; the play lines
+        are for a card only, and ``text_state_class`` sends a choice's move, ``>= CHOICE``, on)."""
         lines = getattr(self, "_fused_lines", None)
-        if lines is None or "listing" not in lines or self.choose is not None or self.auto \
-                or self.apply is not self._play_card:
+        if lines is None or "listing" not in lines or self.auto \
+                or self.apply is not (self._play_card if self.choose is None else self._move):
             return None
         return lines["listing"], lines["play"]
 
