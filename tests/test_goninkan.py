@@ -444,8 +444,9 @@ def test_juroku_with_early_end_off_the_play_goes_on_either_way(base16):
 @pytest.mark.parametrize("players,options", [(5, {}), (6, {}), (5, {"juroku": True, "early_end": False})])
 def test_side_honours_are_the_sums_over_each_sides_seats(players, options):
     """The ruleset sums the pair's honours as two piles (honours(kan_joker) + honours(kan_ace)) and the
-    mukankei's as the rest of all honours taken: the same as summing honours(p) over the seats where
-    kankei(p) / not kankei(p) (goninkan.md, Scoring: "the side's captured honours"), at every decision
+    mukankei's over the seats where not kankei(p) (one pass over their piles chained): the same as
+    summing honours(p) over the seats where kankei(p) / not kankei(p) (goninkan.md, Scoring: "the
+    side's captured honours"), at every decision
     of random matches — the two kankei are never one seat, a double kan included."""
     g = cardspec.load("goninkan", players, options)
     kh, mh = g.ns["_d_kankei_honours"], g.ns["_d_mukankei_honours"]

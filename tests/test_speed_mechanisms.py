@@ -219,21 +219,25 @@ def test_order_table_follows_a_seat_change():
 
 @pytest.mark.parametrize("name,n", [("goninkan", 5), ("goninkan", 6), ("black-lady", 4), ("sheepshead", 5)])
 def test_a_card_sum_over_every_seats_pile_is_one_pass_over_the_chained_piles(name, n):
-    """`sum(sum(c.points for c in Z[p]) for p in seats)` (Z a per-seat zone, no condition) is one pass over
-    the piles chained (`_chain`): the same total as summing each seat's pile, at every position of
-    random matches; a condition, a shared zone or another list of seats keeps the plain form."""
+    """`sum(sum(c.points for c in Z[p]) for p in seats)` (Z a per-seat zone) is one pass over the piles
+    chained (`_chain`), and with a condition on the seat (`… for p in seats where p != dealer`) one pass
+    over the piles of the seats that meet it: the same totals as summing each seat's pile, at every
+    position of random matches; a shared zone or another list of seats keeps the plain form."""
     from cardspec.lang.checker import compile_expr
     g = load(name, n)
     won = g.zone["won"].index
     pts = g.ns["POINTS"]
+    dealer = g.env.names["dealer"].src
     flat = compile_expr("sum(sum(c.points for c in won[p]) for p in seats)", g.env, {}).src
-    assert "_chain(" in flat
-    f = g.comp.function(flat)
-    for text in ("sum(sum(c.points for c in won[p]) for p in seats where p > 0)",
-                 "sum(sum(c.points for c in won[p]) for p in [0, 1])"):
-        assert "_chain(" not in compile_expr(text, g.env, {}).src
+    some = compile_expr("sum(sum(c.points for c in won[p]) for p in seats where p != dealer and p != 1)",
+                        g.env, {}).src
+    assert "_chain(" in flat and "_chain([" in some and "_NO_ZONE" not in some
+    f, f_some = g.comp.function(flat), g.comp.function(some)
+    assert "_chain(" not in compile_expr("sum(sum(c.points for c in won[p]) for p in [0, 1])", g.env, {}).src
     for s in _positions(g, seeds=2, cap=400):
         assert f(s) == sum(pts[c] for pile in s.z[won] for c in pile)
+        d = eval(dealer, {"s": s})   # (the slot the checker reads: s.v[DEALER])
+        assert f_some(s) == sum(pts[c] for p, pile in enumerate(s.z[won]) if p != d and p != 1 for c in pile)
 
 
 @pytest.mark.parametrize("name", ["sheepshead", "napoleon", "briscola-chiamata", "briscola-bugiarda"])

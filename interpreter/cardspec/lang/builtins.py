@@ -85,11 +85,13 @@ def _count(comp, n, args):
 
 def _all_piles(comp, src, clause):
     """``sum(sum(c.X for c in Z[p]) for p in seats)`` — a card table summed over a per-seat zone's pile
-    of every seat, no condition — as one pass over the piles chained: ``sum(map(T, _chain(Z)))``
-    (a per-seat zone has exactly one pile per seat, so every index is in range and each pile is
-    summed once; integers: the order of the additions does not matter). Else None."""
+    of every seat — as one pass over the piles chained: ``sum(map(T, _chain(Z)))`` (a per-seat zone
+    has exactly one pile per seat, so every index is in range and each pile is summed once; integers:
+    the order of the additions does not matter). With a condition on the seat (``… for p in seats
+    where not kankei(p)``): the piles of the seats that meet it, chained (``_chain([Z[p] for p in
+    SEATS if COND])``). Else None."""
     seats = comp.env.names.get("seats")
-    m = re.fullmatch(r"for (_l\d+_\w+) in (.+)", clause)
+    m = re.fullmatch(r"for (_l\d+_\w+) in (\(\d+(?:, \d+)*,?\)|[\w.\[\]]+)( if .+)?", clause)
     if seats is None or m is None or m.group(2) not in (seats.src, repr(tuple(range(comp.env.players)))):
         return None
     loop = m.group(1)
@@ -101,6 +103,8 @@ def _all_piles(comp, src, clause):
                      rf"if 0 <= {loop} < len\(\2\) else _NO_ZONE\)\)\)", core)
     if b is None or b.group(2) not in comp.env.seat_zones:
         return None
+    if m.group(3):   # (the condition reads the seat: the loop's name stays bound where it was)
+        return f"sum(map({b.group(1)}.__getitem__, _chain([{b.group(2)}[{loop}] {clause}])))"
     return f"sum(map({b.group(1)}.__getitem__, _chain({b.group(2)})))"
 
 
