@@ -400,7 +400,7 @@ _FN_NAME = re.compile(r"_e\d+|_d_[A-Za-z_][A-Za-z0-9_]*")
 #: The only builtins generated code can reach (the namespace's ``__builtins__``): pure functions on values.
 SAFE_BUILTINS = {k: getattr(builtins, k) for k in (
     "abs", "all", "any", "bool", "dict", "enumerate", "int", "len", "list", "map", "max", "min", "range",
-    "reversed", "set", "sorted", "str", "sum", "tuple", "zip", "frozenset", "isinstance", "iter", "next",
+    "reversed", "set", "sorted", "str", "sum", "tuple", "zip", "frozenset", "isinstance", "iter", "next", "filter",
     "ValueError", "IndexError", "KeyError", "StopIteration", "TypeError", "AttributeError", "Exception")}
 #: Opcodes generated code never needs (imports, classes, globals, frames): refused before it runs.
 _BAD_OPS = frozenset(dis.opmap[n] for n in (

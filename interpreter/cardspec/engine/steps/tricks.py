@@ -297,8 +297,11 @@ class Tricks(Step):
             pending = ["if plays and plays[-1][0] == p_seat:", f"    return {fn}(s, p_seat, plays[-1][1])"]
             comp.ns[fn] = self._choices
         n_faces, suit = game.deck.n_faces, comp.ns["SUIT"]
-        comp.ns["_IN_SUIT"] = tuple(tuple(suit[f] == x for f in range(n_faces)) for x in range(len(game.deck.suits))) \
-            + (tuple(suit[f] < 0 for f in range(n_faces)),)
+        # Per led suit (index -1: cards of no suit), whether a face follows it: a set's __contains__ (a builtin
+        # method: filter() calls it per card with less work than a comprehension's test).
+        comp.ns["_IN_SUIT"] = tuple(frozenset(f for f in range(n_faces) if suit[f] == x).__contains__
+                                    for x in range(len(game.deck.suits))) \
+            + (frozenset(f for f in range(n_faces) if suit[f] < 0).__contains__,)
         self._legal = comp.function("", (), statements=head + pending + _fast_follow(legal) + ret)
         # The lead / play conditions alone, part by part, narrowing a given list (no lifting): why_illegal
         # uses them to name the part that refused a card.
@@ -422,12 +425,12 @@ class Tricks(Step):
             comp.ns[out] = tuple(tuple(f for f in range(n_faces) if table[f] and suit[f] != x)
                                            for x in range(nsuits)) + (
                 tuple(f for f in range(n_faces) if table[f] and suit[f] >= 0),)
-            i = lines.index(_FAST_FOLLOW[_FOLLOW_LED][1])
+            i = lines.index(_FAST_FOLLOW[_FOLLOW_LED][-1])
             j = lines.index("    if not c1 or led < 0:")
             add = ["            if c in p_hand:", "                c1.append(c)"]
             if self.display_sorted:   # an exempt card held joins the led suit's cards: in its display place
                 add = ["            if c in p_hand:", "                c1.append(c)", "                c1.sort(key=_SK)"]
-            lines[i:j + 2] = [_FAST_FOLLOW[_FOLLOW_LED][1],
+            lines[i:j + 2] = [_FAST_FOLLOW[_FOLLOW_LED][-1],
                               "    if c1 and led >= 0:",
                               f"        for c in {out}[led]:"] + add + [
                               "    else:",
@@ -884,13 +887,14 @@ class Tricks(Step):
         return "not legal now"
 
 
-#: The follow test of the generated legal functions, and the same test read from ``_IN_SUIT`` (a table of
-#: bools per suit, index -1: the faces of no suit): one look-up per card instead of a look-up and a compare.
+#: The follow test of the generated legal functions, and the same test made by ``filter`` with
+#: ``_IN_SUIT[led]`` (per suit, index -1: the faces of no suit, a set's ``__contains__``): the same cards
+#: in the same order, with no comprehension's frame and no compare per card.
 _FOLLOW_LED = "    c1 = [c for c in p_hand if SUIT[c] == led]"
 _FAST_FOLLOW = {
-    _FOLLOW_LED: ["    _in = _IN_SUIT[led]", "    c1 = [c for c in p_hand if _in[c]]"],
+    _FOLLOW_LED: ["    c1 = list(filter(_IN_SUIT[led], p_hand))"],
     "    c1 = [c for c in p_hand if SUIT[c] == led] or p_hand":
-        ["    _in = _IN_SUIT[led]", "    c1 = [c for c in p_hand if _in[c]] or p_hand"],
+        ["    c1 = list(filter(_IN_SUIT[led], p_hand)) or p_hand"],
 }
 
 
