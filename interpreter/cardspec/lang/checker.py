@@ -196,7 +196,7 @@ class _Compiler:
             dep = [c.src for _, c in codes if not self.independent(c, var)]
             if guard and dep:
                 return [f"{indent}if not ({' or '.join(guard)}):",
-                        f"{indent}    {lst} = [{var} for {var} in {lst} if {' or '.join(dep)}]"]
+                        f"{indent}    {lst} = {_narrowed(var, lst, ' or '.join(dep))}"]
         if isinstance(node, Tree) and node.data == "not_" and isinstance(node.children[0], Tree) \
                 and node.children[0].data == "and_":
             # not (A and B) with B independent of the item: every item holds unless B does, and then
@@ -225,7 +225,7 @@ class _Compiler:
         if x:   # every item but one value (a slot or a number): a pass over the list only when it holds it
             return [f"{indent}if {x.group(1)} in {lst}:",
                     f"{indent}    {lst} = [{var} for {var} in {lst} if {code.src}]"]
-        return [f"{indent}{lst} = [{var} for {var} in {lst} if {code.src}]"]
+        return [f"{indent}{lst} = {_narrowed(var, lst, code.src)}"]
 
     def want(self, node, code: Code, *types):
         if code.type == ANY or ANY in types or code.type in types:
@@ -629,6 +629,16 @@ def _where_in(py: str, coll: str, cond: str):
     if not _ONCE_SAFE.fullmatch(other) or re.search(rf"\b{re.escape(py)}\b", other):
         return None
     return f"({other} in map({table}.__getitem__, {coll}))"
+
+
+def _narrowed(var: str, lst: str, cond: str) -> str:
+    """The items ``var`` of list ``lst`` for which ``cond`` holds, in order: a tabulated condition of the
+    item (``_T4[p_card]``, a table of the game made at load) as the table's look-up called by ``filter``
+    (no comprehension's frame, no Python per item), anything else as a comprehension."""
+    t = re.fullmatch(rf"\(*(_T\d+)\[{re.escape(var)}\]\)*", cond)
+    if t and cond.count("(") == cond.count(")"):
+        return f"list(filter({t.group(1)}.__getitem__, {lst}))"
+    return f"[{var} for {var} in {lst} if {cond}]"
 
 
 def inline_body(src: str) -> str | None:
