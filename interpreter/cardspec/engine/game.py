@@ -13,6 +13,7 @@ import random
 import re
 import threading
 from dataclasses import dataclass
+from itertools import chain as _chain_iter
 
 from .steps import base as _steps
 from . import melds as _melds  # noqa: F401  (meld functions for expressions, meld/lay_off effects)
@@ -30,6 +31,7 @@ from .state import State
 
 
 VISIBILITY = ("owner", "all", "none", "all_but_owner", "top")
+_chain_lists = _chain_iter.from_iterable
 
 
 def _next_player_fn(comp, n, args):
@@ -662,8 +664,8 @@ class Game:
         if slots is None:
             return tuple([f(s, seat) % self.n for seat in range(self.n)])
         vs, cs = slots
-        v, c = s.v, s.c
-        key = tuple([v[i] for i in vs] + [x for i in cs for x in c[i]])
+        c = s.c
+        key = (*map(s.v.__getitem__, vs), *_chain_lists(map(c.__getitem__, cs)))
         table = self._order_cache.get(key)
         if table is None:
             table = tuple([f(s, seat) % self.n for seat in range(self.n)])
