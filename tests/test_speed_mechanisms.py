@@ -358,3 +358,23 @@ def test_a_definition_whose_values_are_kept_is_called_not_inlined(tmp_path):
     d = game.deck
     weight = {c: 6084 * d.rank[d.face(c)] + (d.suit[d.face(c)] == d.suits.index("S")) for _, c in trick["cards"]}
     assert trick["winner"] == max(trick["cards"], key=lambda sc: weight[sc[1]])[0]
+
+
+@pytest.mark.parametrize("text", ["card != JK or trick_number > 1", "card.points > 0", "not (card.points > 0)",
+                                  "card.suit == hearts or card == JK"])
+def test_a_tabulated_card_condition_narrows_by_filter_with_the_same_cards(text):
+    """A play/lead condition that is a table of the card (alone, or the card-dependent part of an `or`
+    with a guard) narrows the list by `filter()` with the table's look-up: the same cards in the same
+    order as the comprehension, for every list of cards tried (goninkan's first-trick joker rule)."""
+    from cardspec.lang import CARD
+    g = load("goninkan")
+    lines = g.comp.filter_lines(text, ("test",), [("card", CARD)], "card", "c1")
+    src = "\n".join(lines)
+    if text in ("card != JK or trick_number > 1", "card.points > 0"):
+        assert "list(filter(" in src
+    f = g.comp.function("", (("cards", CARD),), statements=["c1 = list(p_cards)"] + lines + ["return c1"])
+    plain = g.comp.expr(text, ("test",), (("card", CARD),))
+    rng = random.Random(3)
+    for s in _positions(g, seeds=1, cap=200):
+        cards = rng.sample(range(g.deck.n_faces), 12)
+        assert f(s, cards) == [c for c in cards if plain(s, c)]
