@@ -378,3 +378,26 @@ def test_a_tabulated_card_condition_narrows_by_filter_with_the_same_cards(text):
     for s in _positions(g, seeds=1, cap=200):
         cards = rng.sample(range(g.deck.n_faces), 12)
         assert f(s, cards) == [c for c in cards if plain(s, c)]
+
+
+@pytest.mark.parametrize("name,n", [("goninkan", 5), ("goninkan", 6), ("sheepshead", 5), ("hearts", 4)])
+def test_a_per_seat_pile_is_indexed_against_the_player_count(name, n):
+    """`won[p]` (a per-seat zone) checks its index against the player count, a constant of the game
+    (one pile per seat, always), not the list's length read each time: a seat gives its pile, any other
+    number the zone of no seat (empty), as before (docs/dsl.md, "Seats out of range")."""
+    from cardspec.lang import INT
+    g = load(name, n)
+    won = g.zone["won"].index
+    f = g.comp.expr("count(won[p]) * 100 + sum(c.points for c in won[p])", ("test",), (("p", INT),))
+    src = compile_expr_src(g, "count(won[p])", (("p", INT),))
+    assert f"0 <= p_p < {n} else _NO_ZONE" in src and "< len(" not in src
+    for s in _positions(g, seeds=1, cap=300):
+        for p in (-2, -1, 0, n - 1, n, n + 7):
+            pile = s.z[won][p] if 0 <= p < n else []
+            assert f(s, p) == len(pile) * 100 + sum(g.ns["POINTS"][c] for c in pile)
+
+
+def compile_expr_src(g, text, params):
+    from cardspec.lang import Binding, py_param
+    from cardspec.lang.checker import compile_expr
+    return compile_expr(text, g.env, {p: Binding(py_param(p), t) for p, t in params}).src

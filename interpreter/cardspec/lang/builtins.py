@@ -100,7 +100,7 @@ def _all_piles(comp, src, clause):
     if core is None or k == 0:
         core = src
     b = re.fullmatch(rf"sum\(map\(([A-Z_][A-Z0-9_]*)\.__getitem__, \((s\.z\[\d+\])\[{loop}\] "
-                     rf"if 0 <= {loop} < len\(\2\) else _NO_ZONE\)\)\)", core)
+                     rf"if 0 <= {loop} < (?:len\(\2\)|\d+) else _NO_ZONE\)\)\)", core)
     if b is None or b.group(2) not in comp.env.seat_zones:
         return None
     if m.group(3):   # (the condition reads the seat: the loop's name stays bound where it was)

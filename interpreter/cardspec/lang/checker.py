@@ -467,6 +467,14 @@ class _Compiler:
         if elem(e) is not None:
             # A list of lists (a per-seat zone, melds): out of range gives an empty zone (NoZone). A name
             # or a number as the index of a zone is checked inline (no call), anything else by _lat.
+            if a.src in self.env.seat_zones:
+                # A per-seat zone holds one pile per seat, always: the bound is the player count (a
+                # constant of the game), and an index whose values are all seats needs no check.
+                n = self.env.players
+                if i.values is not None and i.values and all(0 <= x < n for x in i.values):
+                    return Code(f"{a.src}[{i.src}]", e)
+                if _SIMPLE_SRC.fullmatch(i.src):
+                    return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < {n} else _NO_ZONE)", e)
             if _SIMPLE_SRC.fullmatch(i.src) and _SIMPLE_SRC.fullmatch(a.src):
                 return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < len({a.src}) else _NO_ZONE)", e)
             return Code(f"_lat({a.src}, {i.src})", e)
