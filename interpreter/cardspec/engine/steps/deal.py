@@ -8,6 +8,10 @@ from .base import DealError, Step, step_type, zone_of
 from ..slots import SITS_OUT
 
 
+#: Fisher-Yates' positions per deck size: ``(i, float(i + 1))`` for i = size - 1 … 1 (``Shuffle.run``).
+_FISHER_YATES: dict = {}
+
+
 @step_type("shuffle")
 class Shuffle(Step):
     """Gather every card into the stock and shuffle it with the state's RNG.
@@ -38,9 +42,15 @@ class Shuffle(Step):
         # non-negative floats (the same j's) at half the cost of int()'s conversion: a 53-card
         # shuffle is about 70,000 instructions instead of 104,000 for the draws made through C
         # iterators (map(int, …)) and the swaps in Python.
+        # The pairs (i, i + 1) are made once per deck size, i + 1 as a float (exact: the same products,
+        # the same j's): no addition and no int-to-float conversion per card, 16% less (about 58,000
+        # instructions for 53 cards).
         random = s.rng.random
-        for i in range(len(cards) - 1, 0, -1):
-            j = _floor(random() * (i + 1))
+        pairs = _FISHER_YATES.get(len(cards))
+        if pairs is None:
+            pairs = _FISHER_YATES[len(cards)] = tuple((i, float(i + 1)) for i in range(len(cards) - 1, 0, -1))
+        for i, k in pairs:
+            j = _floor(random() * k)
             cards[i], cards[j] = cards[j], cards[i]
         if s._stack_order is not None:
             order = list(s._stack_order)
