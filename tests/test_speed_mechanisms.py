@@ -401,3 +401,41 @@ def compile_expr_src(g, text, params):
     from cardspec.lang import Binding, py_param
     from cardspec.lang.checker import compile_expr
     return compile_expr(text, g.env, {p: Binding(py_param(p), t) for p, t in params}).src
+
+
+@pytest.mark.parametrize("name,n,counts", [("goninkan", 5, True), ("goninkan", 6, True), ("napoleon", 5, True),
+                                           ("sheepshead", 5, False), ("black-lady", 4, False)])
+def test_a_table_of_zeros_and_ones_summed_over_a_zone_is_a_count_in_a_set(name, n, counts):
+    """`sum(c.points for c in won[p])` with points of 0 and 1 only (goninkan's and napoleon's honours), in a
+    deck where no face is held twice, counts the pile's cards in the set of 1s (`len(_SET_POINTS.
+    intersection(…))`), over one pile, the piles of every seat and of the seats that meet a condition;
+    any other table (sheepshead's 11/10/4/3/2, black lady's 13) keeps the sum. The same values at every
+    position of random matches."""
+    from cardspec.lang import INT
+    g = load(name, n)
+    won = g.zone["won"].index
+    pts = g.ns["POINTS"]
+    texts = {"one": "sum(c.points for c in won[p])",
+             "all": "sum(sum(c.points for c in won[q]) for q in seats)",
+             "some": "sum(sum(c.points for c in won[q]) for q in seats where q != p)"}
+    srcs = {k: compile_expr_src(g, t, (("p", INT),)) for k, t in texts.items()}
+    assert all(("intersection(" in x) == counts for x in srcs.values()), srcs
+    fs = {k: g.comp.function(x, (("p", INT),)) for k, x in srcs.items()}
+    for s in _positions(g, seeds=2, cap=400):
+        for p in (0, n - 1, -1):
+            piles = s.z[won]
+            assert fs["one"](s, p) == (sum(pts[c] for c in piles[p]) if 0 <= p < n else 0)
+            assert fs["all"](s, p) == sum(pts[c] for pile in piles for c in pile)
+            assert fs["some"](s, p) == sum(pts[c] for q, pile in enumerate(piles) if q != p for c in pile)
+
+
+def test_a_table_of_zeros_and_ones_is_summed_when_the_deck_holds_a_face_twice():
+    """Two decks shuffled together (burraco: copies 2, jokers) may put the same face twice in a pile: a
+    count in a set would count it once, so the sum stays."""
+    g = load("burraco")
+    g.ns["ONES"] = tuple(1 if f % 2 else 0 for f in range(g.deck.n_faces)) + (0,)
+    from cardspec.lang.builtins import _counted
+
+    class C:
+        env = g.env
+    assert _counted(C, "sum(map(ONES.__getitem__, s.z[0]))") == "sum(map(ONES.__getitem__, s.z[0]))"
