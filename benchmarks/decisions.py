@@ -13,7 +13,12 @@ printed by one run (best of interleaved rounds, as in playouts.py), not figures 
 ``--matches N`` plays exactly N matches of each ruleset (seed 7) and prints the decisions made: run
 it under ``valgrind --tool=callgrind`` with N and 2N and divide the difference of the instruction
 counts by the difference of the decisions (docs/performance.md, "Five-player team games"): the
-figure does not move with the machine's load.
+figure does not move with the machine's load. ``--callgrind N`` does exactly that for each ruleset
+(``PYTHONHASHSEED=0``; Hearts with 4N matches, one deal each) and prints instructions per decision and
+the ratio to Hearts at c200849 (36,682, issue 18's target: >= 1.0) and to Hearts now. The figure moves
+by about 1% with the matches measured: check a ruleset near the target at two values of N.
+
+    python benchmarks/decisions.py --callgrind 5 --only goninkan,sheepshead
 """
 from __future__ import annotations
 
@@ -30,6 +35,8 @@ sys.path.insert(0, os.path.join(HERE, "..", "interpreter"))
 import cardspec  # noqa: E402
 
 BASE = ("hearts", 4, {"deals": 1})
+#: Instructions per decision of a 4-player Hearts deal at c200849, when issue 18 set its target.
+HEARTS_C200849 = 36_682
 DEFAULT = ["sheepshead", "briscola-chiamata", "napoleon", "goninkan", "briscola-bugiarda"]
 
 
@@ -63,6 +70,40 @@ def play_matches(game, matches: int) -> int:
     return n
 
 
+def _instructions(name: str, matches: int) -> tuple:
+    """``(decisions, instructions)`` of ``--matches MATCHES --only NAME`` under callgrind (Ir), in this
+    interpreter with ``PYTHONHASHSEED=0``. Raises ``RuntimeError`` when valgrind fails or is missing."""
+    import re
+    import subprocess
+    env = dict(os.environ, PYTHONHASHSEED="0")
+    try:
+        out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                              os.path.abspath(__file__), "--matches", str(matches), "--only", name],
+                             env=env, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise RuntimeError("valgrind is not installed (Debian: apt-get install valgrind)") from None
+    ir = re.search(r"Collected : (\d+)", out.stderr)
+    dec = re.search(r"decisions (\d+)", out.stdout)
+    if out.returncode != 0 or ir is None or dec is None:
+        raise RuntimeError(f"callgrind of {name}: {(out.stderr or out.stdout).strip()[-500:]}")
+    return int(dec.group(1)), int(ir.group(1))
+
+
+def callgrind(names, n: int) -> None:
+    """Print instructions per decision of each ruleset in ``names`` (N and 2N matches; Hearts 4N and 8N)
+    and its ratio to Hearts at c200849 and to Hearts measured now."""
+    per = {}
+    for name in ["hearts"] + [x for x in names if x != "hearts"]:
+        k = 4 * n if name == "hearts" else n
+        d1, i1 = _instructions(name, k)
+        d2, i2 = _instructions(name, 2 * k)
+        per[name] = ((i2 - i1) / (d2 - d1), d2 - d1)
+    print(f"instructions per decision (callgrind, PYTHONHASHSEED=0, matches {n} and {2 * n}; hearts {4 * n} and {8 * n})")
+    print(f"{'ruleset':24} {'decisions':>9} {'per decision':>13} {'vs hearts@c200849':>18} {'vs hearts now':>14}")
+    for name, (x, d) in per.items():
+        print(f"{name:24} {d:>9} {x:>13,.0f} {HEARTS_C200849 / x:>18.3f} {per['hearts'][0] / x:>14.3f}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=6.0, help="seconds per ruleset (split over the rounds)")
@@ -71,8 +112,16 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--matches", type=int, default=0, help="play exactly this many matches of each and print the "
                     "decisions (fixed work for callgrind)")
+    ap.add_argument("--callgrind", type=int, metavar="N", default=0, help="instructions per decision over N and "
+                    "2N matches (valgrind), with the ratios to Hearts")
     args = ap.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or DEFAULT
+    if args.callgrind:
+        try:
+            callgrind(names, args.callgrind)
+        except RuntimeError as e:
+            sys.exit(f"decisions.py: {e}")
+        return
     if args.matches:
         for n in names:
             g = cardspec.load(BASE[0], BASE[1], BASE[2]) if n == "hearts" else cardspec.load(n)
