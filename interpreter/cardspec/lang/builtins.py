@@ -88,7 +88,7 @@ def _all_piles(comp, src, clause):
     of every seat — as one pass over the piles chained: ``sum(map(T, _chain(Z)))`` (a per-seat zone
     has exactly one pile per seat, so every index is in range and each pile is summed once; integers:
     the order of the additions does not matter). With a condition on the seat (``… for p in seats
-    where not kankei(p)``): the piles of the seats that meet it, chained (``_chain([Z[p] for p in
+    where p != dealer``): the piles of the seats that meet it, chained (``_chain([Z[p] for p in
     SEATS if COND])``). Else None."""
     seats = comp.env.names.get("seats")
     m = re.fullmatch(r"for (_l\d+_\w+) in (\(\d+(?:, \d+)*,?\)|[\w.\[\]]+)( if .+)?", clause)
@@ -116,7 +116,7 @@ _ZONE_CARDS = re.compile(r"s\.z\[\d+\](?:\[[\w.\[\]]+\])?|\(s\.z\[\d+\]\[([\w.\[
 
 
 def _counted(comp, src: str) -> str:
-    """``sum(map(T.__getitem__, Z))`` with T a card table of 0s and 1s (goninkan's and napoleon's honours) and
+    """``sum(map(T.__getitem__, Z))`` with T a card table of 0s and 1s (honours that count one each) and
     Z a zone's cards, in a deck where no face is held twice, as ``len(_SET_T.intersection(Z))``: the
     cards of the set counted in C (about a quarter less than a table look-up per card). Else ``src``."""
     m = re.fullmatch(r"sum\(map\(([A-Z_][A-Z0-9_]*)\.__getitem__, (.+)\)\)", src)
