@@ -916,6 +916,21 @@ class State:
         return out
 
 
+def _guarded_play(play: list, indent: str) -> list:
+    """Statements of the generated API methods (``text_state_class``, ``fused_state_class``) that run a
+    step's ``play`` statements (which set ``done``) as ``State._commit`` runs ``step.apply``: the flow goes
+    on when the step is over, a coded error passes, any other failure of the rules is ``s._failed``'s
+    error; then ``return s``. ``indent``: the block's indentation."""
+    return [indent + ln for ln in ["try:"] + ["    " + x for x in play] + [
+        "    if done:",
+        "        s._finish_step()",
+        "except _CardspecError:",
+        "    raise",
+        "except Exception as e:",
+        "    raise s._failed(e) from None",
+        "return s"]]
+
+
 def text_state_class(game):
     """A subclass of ``State`` for ``game`` whose ``legal_actions`` and ``apply`` are generated: at a
     step with text statements (``Step.text_fused``: a trick step without ``choose:``/``auto:``) the
@@ -957,15 +972,7 @@ def text_state_class(game):
                   "    s._cache = None",
                   "    s.partial = ()",
                   "    s._chpos = None",
-                  "    s.history.append(_action)",
-                  "    try:"] + ["        " + ln for ln in play] + [
-                  "        if done:",
-                  "            s._finish_step()",
-                  "    except _CardspecError:",
-                  "        raise",
-                  "    except Exception as e:",
-                  "        raise s._failed(e) from None",
-                  "    return s"]
+                  "    s.history.append(_action)"] + _guarded_play(play, "    ")
     if not legal:
         return None
     game.ns.update({"_State_legal_actions": State.legal_actions, "_State_apply": State.apply,
@@ -1029,15 +1036,7 @@ def fused_state_class(game, codec):
                   "        p_card = None",
                   "    if p_card is not None and p_card in _c[1]:",
                   "        s.history.append(_ID_NAMES[_aid])",   # (first: an _aid no index leaves all as it was)
-                  "        s._cache = None",
-                  "        try:"] + ["            " + ln for ln in play] + [
-                  "            if done:",
-                  "                s._finish_step()",
-                  "        except _CardspecError:",
-                  "            raise",
-                  "        except Exception as e:",
-                  "            raise s._failed(e) from None",
-                  "        return s"]
+                  "        s._cache = None"] + _guarded_play(play, "        ")
     if not legal:
         return None
     game.ns.update(names)
