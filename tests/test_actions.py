@@ -231,7 +231,8 @@ def test_generated_id_methods_answer_as_states_own():
         assert plain.terminal
 
 
-@pytest.mark.parametrize("name", ["hearts", "napoleon", "sheepshead", "auction-pitch", "briscola-bugiarda"])
+@pytest.mark.parametrize("name", ["hearts", "napoleon", "sheepshead", "auction-pitch", "briscola-bugiarda",
+                                  "goninkan"])   # (goninkan: a trick step with choose:, the joker led names a suit)
 def test_generated_text_methods_answer_as_states_own(name):
     """A game's states with generated ``legal_actions``/``apply`` (``text_state_class``: the trick step's
     listing and play inside the API method) answer every action — listed, another spelling, illegal, not a
