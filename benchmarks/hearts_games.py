@@ -3,7 +3,8 @@
     valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/hearts_games.py N ENGINE
 
 ENGINE: ``loop`` (cardspec's random-playout loop), ``api`` (``legal_actions()`` + ``apply(text)``),
-``handwritten`` (benchmarks/handwritten_hearts.py) or ``openspiel`` (pyspiel's ``hearts``, chance
+``handwritten`` (benchmarks/handwritten_hearts.py), ``handwritten_ids``
+(benchmarks/handwritten_hearts_ids.py: the same deal as ``ids`` behind a hand-written state API) or ``openspiel`` (pyspiel's ``hearts``, chance
 sampled by ``chance_outcomes()``, the pass direction drawn as OpenSpiel draws it: no pass in a
 quarter of the deals). The action-id API against OpenSpiel's, like with like (issue 21):
 ``ids`` (``legal_action_ids()`` + ``apply_id(i)``, event log off), ``ids_log`` (the same, event log
@@ -59,6 +60,14 @@ def main(n: int, engine: str) -> None:
             while not s.is_terminal():
                 legal = s.legal_actions()   # chance nodes too: the 52 deal outcomes are equally likely
                 s.apply_action(legal[int(rnd() * len(legal))])
+    elif engine == "handwritten_ids":
+        import handwritten_hearts_ids
+        rnd = rng.random
+        for _ in range(n):
+            s = handwritten_hearts_ids.HeartsState(rng)
+            while not s.terminal:
+                ids = s.legal_action_ids()
+                s.apply_id(ids[int(rnd() * len(ids))])
     elif engine == "handwritten":
         import handwritten_hearts
         for _ in range(n):
@@ -69,7 +78,7 @@ def main(n: int, engine: str) -> None:
         for _ in range(n):
             openspiel_games.openspiel_random_game(game, rng)
     else:
-        sys.exit(f"unknown engine '{engine}': loop, api, ids, ids_log, handwritten, openspiel or openspiel_ids")
+        sys.exit(f"unknown engine '{engine}': loop, api, ids, ids_log, handwritten, handwritten_ids, openspiel or openspiel_ids")
 
 
 if __name__ == "__main__":

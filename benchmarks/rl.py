@@ -18,8 +18,9 @@ Usage: ``python benchmarks/rl.py [--seconds 5]`` (needs ``cardspec[rl]`` and ``o
 
 ``python benchmarks/rl.py --callgrind N`` instead counts instructions (valgrind's callgrind, which do
 not move with the machine's load) of the action-id API against OpenSpiel's, like with like: every
-engine of ``benchmarks/hearts_games.py`` (``ids``, ``ids_log``, ``openspiel_ids``, ``openspiel``) run
-for N and 2N deals, (instructions(2N) - instructions(N)) / N per deal, and the ratios OpenSpiel /
+engine of ``benchmarks/hearts_games.py`` (``ids``, ``ids_log``, ``openspiel_ids``, ``openspiel``, and
+``handwritten_ids``: the same deal behind a hand-written pure-Python state API,
+``benchmarks/handwritten_hearts_ids.py``, the floor a Python engine can approach) run for N and 2N deals, (instructions(2N) - instructions(N)) / N per deal, and the ratios OpenSpiel /
 cardspec (above 1: cardspec runs fewer instructions). Both sides pass left (12 one-card passes,
 52 plays a deal); ``openspiel`` also draws the pass direction (no pass in a quarter of the deals)
 and samples each deal card through ``chance_outcomes()``, as the earlier figures did.
@@ -153,14 +154,16 @@ def _instructions(engine: str, deals: int) -> int:
 
 def callgrind(n: int) -> int:
     per = {}
-    for engine in ("ids", "ids_log", "openspiel_ids", "openspiel"):
+    for engine in ("ids", "ids_log", "openspiel_ids", "openspiel", "handwritten_ids"):
         per[engine] = (_instructions(engine, 2 * n) - _instructions(engine, n)) / n
     print(f"hearts, one deal, random legal actions: instructions per deal (callgrind, {n} and {2 * n} deals)")
     for engine, x in per.items():
-        print(f"  {engine:<14} {x:>12,.0f}")
-    for mine in ("ids", "ids_log"):
+        print(f"  {engine:<15} {x:>12,.0f}")
+    for mine in ("ids", "ids_log", "handwritten_ids"):
         for theirs in ("openspiel_ids", "openspiel"):
             print(f"  {theirs} / {mine}: {per[theirs] / per[mine]:.2f}")
+    print(f"  handwritten_ids / ids: {per['handwritten_ids'] / per['ids']:.2f}   (the interpreter against a "
+          "hand-written pure-Python state API of the same game)")
     return 0
 
 
