@@ -10,6 +10,10 @@ Two comparisons, each over whole deals with uniformly random legal actions:
    against OpenSpiel's Python API ``state.legal_actions()`` / ``state.apply_action(a)`` (chance
    outcomes sampled, not counted as steps).
 
+3. The same against ``benchmarks/handwritten_hearts_ids.py``: the deal behind a hand-written
+   pure-Python state with the same API (the floor any Python engine can approach; its column is
+   headed ``cardspec``).
+
 Both sides play one Hearts deal with a pass (OpenSpiel's ``hearts`` is one deal; cardspec's
 ``hearts`` ruleset matches it deal for deal, tests/test_hearts_openspiel.py). Each measurement runs
 about ``--seconds`` of whole deals; the ratio is cardspec / OpenSpiel (above 1: cardspec is faster).
@@ -136,6 +140,24 @@ def openspiel_api_steps(seconds: float) -> tuple[float, int]:
     return _timed(play, seconds)
 
 
+def handwritten_api_steps(seconds: float) -> tuple[float, int]:
+    """The same deals behind benchmarks/handwritten_hearts_ids.py's hand-written state (the floor)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import handwritten_hearts_ids as hw
+    rng = random.Random(0)
+    seeds = random.Random(1)
+
+    def play():
+        s = hw.HeartsState(random.Random(seeds.getrandbits(32)))
+        steps = 0
+        while not s.terminal:
+            ids = s.legal_action_ids()
+            s.apply_id(ids[int(rng.random() * len(ids))])
+            steps += 1
+        return steps
+    return _timed(play, seconds)
+
+
 def _instructions(engine: str, deals: int) -> int:
     """Instructions (callgrind's Ir) of ``benchmarks/hearts_games.py DEALS ENGINE`` in this interpreter."""
     import os
@@ -177,14 +199,16 @@ def main(argv=None) -> int:
     rows = []
     for label, a, b in (("PettingZoo env steps/s", cardspec_env_steps, shimmy_env_steps),
                         ("legal_action_ids/apply_id vs legal_actions/apply_action steps/s",
-                         cardspec_api_steps, openspiel_api_steps)):
+                         cardspec_api_steps, openspiel_api_steps),
+                       ("hand-written Python state API (the floor) vs legal_actions/apply_action",
+                        handwritten_api_steps, openspiel_api_steps)):
         mine, md = a(args.seconds)
         theirs, td = b(args.seconds)
         rows.append((label, mine, md, theirs, td))
     print(f"hearts, one deal, random legal actions, {args.seconds:g} s per measurement")
-    print(f"{'measure':<66} {'cardspec':>10} {'OpenSpiel':>10} {'ratio':>7}")
+    print(f"{'measure':<72} {'cardspec':>10} {'OpenSpiel':>10} {'ratio':>7}")
     for label, mine, md, theirs, td in rows:
-        print(f"{label:<66} {mine:>10,.0f} {theirs:>10,.0f} {mine / theirs:>7.2f}   ({md} / {td} deals)")
+        print(f"{label:<72} {mine:>10,.0f} {theirs:>10,.0f} {mine / theirs:>7.2f}   ({md} / {td} deals)")
     return 0
 
 
