@@ -20,13 +20,13 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .cards import CardError, normalize_code
 from .engine import Game, State
 from .engine.fixed_deal import DealMismatch
 from .errors import CardspecError, IllegalAction, Problem, RulesetError, ScenarioError
-from .rules import read_ruleset, read_scenario_yaml
+from .rules import read_scenario_yaml
+from .rules.loader import read_named_ruleset
 
 KEYS = {"ruleset", "players", "options", "seed", "dealer", "deck", "deal", "actions", "expect"}
 EXPECT_KEYS = {"events", "legal_actions", "hands", "scores", "error", "terminal", "to_act"}
@@ -79,9 +79,8 @@ def build_state(data: dict, pos, file: str, options_override=None, override_orig
     if "ruleset" not in data:
         raise _bad(pos, (), "a scenario needs 'ruleset:'")
     name = str(data["ruleset"])
-    rel = Path(file).parent / name
     try:
-        rs = read_ruleset(str(rel) if rel.is_file() else name)
+        rs = read_named_ruleset(name, str(file), pos, "ruleset")
     except RulesetError as e:   # a misspelt name: the scenario's `ruleset:` is at fault, not a ruleset file
         if getattr(e, "code", None) != "ruleset/not_found":
             raise

@@ -456,7 +456,53 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
+#: The folders no ``extends:`` may name a file in: the system's views of processes, devices and the
+#: kernel (reading one may block, or give the process's environment).
+_SYSTEM_DIRS = tuple(Path(d) for d in ("/proc", "/sys", "/dev"))
+
+
+def _check_base_path(bpath: Path, base_name: str, pos: Positions, key: str = "extends") -> None:
+    """Refuse a ruleset named by shared data (a ruleset's ``extends:``, a scenario's ``ruleset:``; ``key``)
+    that is not a ruleset file: such data must not make the reader open, and quote in its errors, any
+    file the reader can see. It may name a built-in ruleset or a file named ``*.yaml``/``*.yml``
+    outside ``/proc``, ``/sys`` and ``/dev``. Raises ``RulesetError`` at ``key``'s line."""
+    real = bpath.resolve()
+    if real.parent == rulesets_dir().resolve():
+        return
+    hint = f"{key}: names a built-in ruleset ({key}: hearts) or a ruleset file, *.yaml or *.yml"
+    if real.suffix.lower() not in (".yaml", ".yml"):
+        raise RulesetError(pos.problem((key,), f"{key}: '{base_name}' is not a ruleset file "
+                                       "(its name does not end in .yaml or .yml)", hint))
+    if any(real == d or d in real.parents for d in _SYSTEM_DIRS):
+        raise RulesetError(pos.problem((key,), f"{key}: '{base_name}' is in a system folder", hint))
+
+
+def _not_a_base(base_of, why: str) -> RulesetError:
+    """The problem of a file named by shared data (``base_of``: its positions, the name, the key) that is
+    not a ruleset: at that key's line, quoting nothing of the file (it may be any YAML file)."""
+    pos, base_name, key = base_of if len(base_of) == 3 else (*base_of, "extends")
+    err = RulesetError(pos.problem((key,), f"{key}: '{base_name}' is not a ruleset file ({why})",
+                                   "a ruleset file is a mapping of name:, players:, deck:, deal: … "
+                                   "(docs/rulesets.md)"))
+    err.code = "ruleset/invalid"
+    return err
+
+
+def read_named_ruleset(name: str, relative_to: str, pos: Positions, key: str) -> Ruleset:
+    """The ruleset that shared data names (a scenario's ``ruleset:``): a built-in name or a path relative
+    to the file ``relative_to``, as ``extends:`` is checked (``_check_base_path``: a ruleset file only,
+    a file that is not one reported at ``key`` in ``pos`` without quoting it).
+
+    Raises ``RulesetError`` (code ``ruleset/not_found`` for a name that is neither)."""
+    path = resolve_path(name, relative_to=relative_to)
+    _check_base_path(path, name, pos, key)
+    return _read(path, [], True, base_of=(pos, name, key))
+
+
+def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
+    """Read the ruleset at ``path``. ``base_of``: ``(positions, name)`` of the ``extends:`` that named it:
+    a file that is not UTF-8, not YAML or not shaped as a ruleset (a mapping with ``name:`` and ruleset
+    keys only) is then reported at that line, without quoting it."""
     file = _display(path)
     overlay = _OVERLAY.get()
     try:
@@ -464,6 +510,8 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
         if text is None:
             text = read_text(path, file)
     except UnicodeDecodeError as e:
+        if base_of is not None:
+            raise _not_a_base(base_of, "not UTF-8 text") from None
         err = RulesetError(Problem(file, 1, 1, f"not a text file (byte {e.object[e.start]:#04x} at offset {e.start} "
                                                "is not UTF-8)", "a ruleset is a YAML text file in UTF-8"))
         err.code = "ruleset/not_found"
@@ -472,7 +520,16 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
         err = RulesetError(Problem(file, 0, 0, f"cannot read: {e.strerror or e}"))
         err.code = "ruleset/not_found"
         raise err from None
-    data, pos = load_yaml(text, file)
+    if base_of is not None:
+        try:
+            data, pos = load_yaml(text, file)
+        except RulesetError as e:
+            raise _not_a_base(base_of, f"{e.first.file}:{e.first.line}:{e.first.col}: {e.first.message}") from None
+        keys = set(data) if isinstance(data, dict) else None
+        if keys is None or "name" not in keys or not keys <= set(schema().get("properties", {})):
+            raise _not_a_base(base_of, "not a mapping with name: and a ruleset's keys")
+    else:
+        data, pos = load_yaml(text, file)
     if not isinstance(data, dict):
         what = "empty" if data is None else f"{_kind(data)}"
         raise RulesetError(pos.problem((), f"a ruleset is a mapping (name:, players:, deck:, deal: …); this file is {what}"))
@@ -489,9 +546,10 @@ def _read(path: Path, seen: list, strict: bool = True) -> Ruleset:
         except RulesetError as e:
             p = pos.problem(("extends",), e.first.message, e.first.hint)
             raise RulesetError(p) from None
+        _check_base_path(bpath, base_name, pos)
         if bpath.resolve() in seen or bpath.resolve() == path.resolve():
             raise RulesetError(pos.problem(("extends",), f"extends: '{base_name}' makes a cycle"))
-        base = _read(bpath, seen + [path.resolve()], strict)
+        base = _read(bpath, seen + [path.resolve()], strict, base_of=(pos, base_name))
         merged_pos = Positions(sources={**base.positions.sources, **pos.sources}, file=file)
         child = {k: v for k, v in data.items() if k != "extends"}
         extends_problems = _check_overrides(base, child, pos)

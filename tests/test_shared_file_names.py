@@ -1,0 +1,65 @@
+"""A ruleset's ``extends:`` and a scenario's ``ruleset:`` are shared data: they may name a ruleset, never
+any file the reader can see (hostile-input review of 2026-12-02: ``extends: /etc/shadow`` printed the
+file's first line in the error, ``extends: /proc/self/environ`` the whole environment, and
+``extends: /proc/kmsg`` blocked for ever).
+
+A name is a built-in ruleset or a ``*.yaml``/``*.yml`` file outside ``/proc``, ``/sys`` and ``/dev``; a
+YAML file that is not shaped as a ruleset is refused at the naming line, and nothing of it is quoted.
+"""
+from __future__ import annotations
+
+import pytest
+
+import cardspec.rules.loader
+from cardspec.errors import RulesetError
+from cardspec.rules import read_ruleset
+from cardspec.scenario import ScenarioError, replay
+
+SECRET = "gho_s3cr3t_t0ken"
+
+
+def _refused(tmp_path, base: str, files: dict | None = None) -> str:
+    for name, text in (files or {}).items():
+        (tmp_path / name).write_text(text)
+    v = tmp_path / "variant.yaml"
+    v.write_text(f"extends: {base}\nname: v\n")
+    with pytest.raises(RulesetError) as e:
+        read_ruleset(str(v))
+    first = e.value.first
+    assert (first.file.endswith("variant.yaml"), first.line, first.col) == (True, 1, 10)
+    return str(e.value)
+
+
+@pytest.mark.parametrize("base", ["/etc/passwd", "/etc/hostname", "../../../../../../etc/passwd",
+                                  "/proc/self/environ", "/proc/self/cmdline", "/proc/kmsg"])
+def test_extends_naming_a_system_file_is_refused_at_its_line_and_quotes_nothing(tmp_path, base):
+    text = _refused(tmp_path, base)
+    assert "is not a ruleset file" in text and "root:" not in text and "PATH=" not in text
+
+
+def test_extends_naming_a_yaml_file_that_is_not_a_ruleset_quotes_nothing_of_it(tmp_path):
+    text = _refused(tmp_path, "hosts.yml", {"hosts.yml": f"github.com:\n  oauth_token: {SECRET}\n"})
+    assert "not a ruleset file" in text and SECRET not in text and "github.com" not in text
+
+
+def test_extends_naming_a_broken_yaml_file_says_where_without_quoting_it(tmp_path):
+    text = _refused(tmp_path, "notes.yaml", {"notes.yaml": f"token: [{SECRET}\n"})
+    assert "notes.yaml:2:1" in text and SECRET not in text
+
+
+def test_extends_naming_a_ruleset_file_by_a_relative_path_still_works(tmp_path):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "base.yml").write_text(
+        (cardspec.rules.loader.rulesets_dir() / "red-dog.yaml").read_text())
+    (tmp_path / "variants").mkdir()
+    v = tmp_path / "variants" / "v.yaml"
+    v.write_text("extends: ../rules/base.yml\nname: my-red-dog\n")
+    assert read_ruleset(str(v)).name == "my-red-dog"
+
+
+def test_a_scenario_naming_a_system_file_as_its_ruleset_is_refused_and_quotes_nothing(tmp_path):
+    sc = tmp_path / "s.yaml"
+    sc.write_text("ruleset: /etc/passwd\nplayers: 4\nseed: 1\nactions: []\n")
+    with pytest.raises((RulesetError, ScenarioError)) as e:
+        replay(str(sc))
+    assert "not a ruleset file" in str(e.value) and "root:" not in str(e.value)
