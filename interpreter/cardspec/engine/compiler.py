@@ -77,7 +77,10 @@ class Compiler:
         try:
             code = compile_expr(text, self.env, pmap, want)
         except DslError as e:
-            self.problems.extend(self.locate(path, str(text), x) for x in [e] + e.more)
+            # A YAML value that is not text (true, 12, 1e3) is not spelled in the file as str() spells it:
+            # its problems are placed at the value itself, not searched for in the source.
+            self.problems.extend(self.locate(path, str(text), x) if isinstance(text, str) else
+                                 self.pos.problem(path, x.message, x.hint) for x in [e] + e.more)
             return None
         if self.top_only and not (whole_zone and self.top_only_zone(code.src) is not None):
             if not self.check_top_only(code.src, text, path):

@@ -82,7 +82,8 @@ class Positions(dict):
         side: a run of whitespace in the value matches a run of whitespace
         (newlines and indentation included) in the source; any other character
         matches the next equal source character (skipping quotes, escapes and a
-        block indicator's line). Returns None when ``path`` has no exact position.
+        block indicator's line). Returns None when ``path`` has no exact position, or when a plain
+        scalar's source does not spell ``value`` (a YAML ``true`` given as ``True``).
         """
         pos = self.get(tuple(path))
         if pos is None:
@@ -122,9 +123,11 @@ class Positions(dict):
                         while char_at() and char_at().isspace():
                             step()                  # the run (line break + indentation) ends here
                 continue
+            if not pos.quoted and not pos.block and char_at() != ch:
+                return None   # plain text is the source itself: this is not the scalar's text (true → True)
             guard = 0
             while char_at() and char_at() != ch and guard < 10_000:
-                step()                              # quotes, escapes, indentation
+                step()                              # quotes, escapes
                 guard += 1
             if not char_at():
                 return pos.line, pos.col
