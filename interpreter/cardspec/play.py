@@ -9,6 +9,7 @@ import click
 from .players import RandomBot
 from .cards import CardError, normalize_code
 from .errors import IllegalAction
+from . import loglines
 
 
 def _seat(s) -> str:
@@ -173,7 +174,7 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
         elif t == "turn_cap":
             lines.append(f"  turn cap: stop after {ev['turns']} turns")
         elif t in (game.data.get("log") or {}):   # the ruleset's own line for its events ({field} parts)
-            lines.append("  " + str(game.data["log"][t]).format_map(_Fields(ev)))
+            lines.append("  " + loglines.render(str(game.data["log"][t]), _Fields(ev)))
         elif t in ("play", "shuffle", "deal_end", "pass_chosen", "turn"):
             continue
         else:
