@@ -377,3 +377,46 @@ def test_a_pass_listing_is_capped(tmp_path, monkeypatch):
     assert f"more than {MAX_LISTED:,} moves" in str(err) and "a pass of 13 cards from 26" in str(err)
     game, _ = _load(tmp_path, text.replace("count: 13", "count: 2"), players=2, name="small.yaml")
     assert len(game.new_state(seed=1).legal_actions()) == 325
+
+
+@pytest.mark.parametrize("base", ["points[0] + 9007199254740991", "4611686018427387904"])
+def test_a_chain_of_squarings_is_refused_at_load_where_the_bits_pass_the_limit(tmp_path, base):
+    """Hostile-input review of 2026-12-02: d1: d0 * d0 … d18: d17 * d17 passed the cost bound (each is a
+    few steps) and took about 18 s per evaluation — each product doubles the bits; with a constant d0
+    the chain was folded at load into an int too long to print (an internal error). Now the magnitude
+    bound refuses the first definition that may pass ``MAX_INT_BITS`` bits, at its line."""
+    from cardspec.lang.bounds import MAX_INT_BITS
+    lines = [f"  d0: {base}"] + [f"  d{i}: d{i - 1} * d{i - 1}" for i in range(1, 19)]
+    err = _refused(tmp_path, "extends: black-lady\ndefine:\n" + "\n".join(lines) + "\n")
+    p = err.problems[0]
+    assert f"more than the {MAX_INT_BITS:,}" in p.message and "bits" in p.message
+    assert 4 <= p.line <= 3 + 18 and p.code != "internal/error"
+
+
+def test_a_definition_called_on_its_own_value_is_bounded_by_its_argument(tmp_path):
+    """sq(x): x * x is bounded for an x of a state value's size; sq(sq(…sq(points[0])…)) eight deep is
+    not, and is refused at the call whose argument makes it pass the limit."""
+    ok = "extends: black-lady\ndefine:\n  \"sq(x: int)\": x * x\n  zz: sq(sq(points[0])) + 1\n"
+    _load(tmp_path, ok)
+    deep = ok.replace("sq(sq(points[0]))", "sq(sq(sq(sq(sq(sq(sq(sq(points[0]))))))))")
+    err = _refused(tmp_path, deep)
+    assert "bits" in err.problems[0].message and err.problems[0].line == 4
+
+
+def test_builtin_rulesets_compute_ints_far_below_the_bit_limit():
+    """The largest magnitude bound in the built-ins is about 210 bits (goninkan), far below the limit."""
+    from cardspec.lang import bounds, checker
+    seen = []
+    cls = next(c for c in vars(checker).values() if isinstance(c, type) and hasattr(c, "_bits_ok"))
+    orig = cls._bits_ok
+
+    def spy(self, n, mag):
+        seen.append(bounds.mag_bits(mag))
+        return orig(self, n, mag)
+    cls._bits_ok = spy
+    try:
+        for name in builtin_names():
+            cardspec.load(name)
+    finally:
+        cls._bits_ok = orig
+    assert seen and max(seen) <= 300 < bounds.MAX_INT_BITS

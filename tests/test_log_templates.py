@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import cardspec
-from cardspec import loglines
+from cardspec.rules import loglines
 from cardspec.errors import RulesetError
 from cardspec.rules.loader import builtin_names
 

@@ -9,7 +9,7 @@ import click
 from .players import RandomBot
 from .cards import CardError, normalize_code
 from .errors import IllegalAction
-from . import loglines
+from .rules import loglines
 
 
 def _seat(s) -> str:

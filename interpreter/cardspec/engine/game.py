@@ -346,7 +346,7 @@ class Game:
                 comp.problem(("counters", c.name, "show"), "show: teams needs match: teams (the seats of each team)")
                 c.show = "seats"
         self._semantic_checks(comp)
-        from .. import loglines
+        from ..rules import loglines
         loglines.check(comp, data)   # log: lines are {field} templates, never str.format (untrusted text)
         from .listing import check_listings
         check_listings(self, comp)   # the worst-case size and cost of every decision's listing (issue 16)

@@ -34,6 +34,42 @@ INT_LIMIT = 2 ** 53 - 1
 FOLD_BUDGET = 100_000
 
 
+#: The most bits an int computed inside one expression may have (docs/dsl.md, "Bounds"): an operation
+#: whose magnitude bound (``Code.mag``) may pass 2**MAX_INT_BITS is refused at load. The built-ins' largest
+#: bound is about 210 bits (tests/test_bounds.py); 4,096 bits keep every operation on them a few
+#: microseconds, where a chain of squarings of a state value (d1 = d0 * d0, d2 = d1 * d1, …) doubles the
+#: bits at each step and took seconds per evaluation from the 18th (hostile-input review, 2026-12-02).
+MAX_INT_BITS = 4096
+
+#: The bits of a state value (``INT_LIMIT``): the S of a magnitude ``a * S**d + b``.
+_S_BITS = INT_LIMIT.bit_length()
+
+
+def _bits(x) -> int:
+    try:
+        return int(x).bit_length()
+    except (OverflowError, ValueError):   # an infinite or undefined float bound: beyond any limit
+        return 1 << 40
+
+
+def mag_bits(mag) -> int:
+    """An upper bound of the bits of an int of magnitude ``mag`` (``a * S**d + b``, S = 2**53)."""
+    a, d, b = mag or (1, 1, 0)
+    return max(_bits(a) + d * _S_BITS if a and d else _bits(a), _bits(b)) + 1
+
+
+def mag_substitute(body, args):
+    """Magnitude of a definition's value (its body's ``body``, found with every int input at most S) when
+    it is called with int arguments of magnitudes ``args``: each input is then at most S**k, k the
+    arguments' bits in units of S (at least 1), and the body's polynomial, whose coefficients are not
+    negative, at most ``a * S**(d*k) + b``."""
+    k = max([1] + [-(-mag_bits(m) // _S_BITS) for m in args])
+    if k == 1:
+        return body
+    a, d, b = body or (1, 1, 0)
+    return (a, d * k, b)
+
+
 def mag_add(m1, m2):
     """Magnitude bound of ``x + y`` (or ``x - y``) from those of x and y (``Code.mag``)."""
     (a1, d1, b1), (a2, d2, b2) = m1 or (1, 1, 0), m2 or (1, 1, 0)

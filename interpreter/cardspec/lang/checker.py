@@ -13,7 +13,7 @@ from .types import ANY, BOOL, Binding, CARD, COLOR, Code, DslError, Env, INT, ST
 from .syntax import parse
 from .names import py_param
 from .builtins import BUILTINS, BUILTIN_COST
-from .bounds import FOLD_BUDGET, _const_mag, mag_add, mag_mul
+from .bounds import FOLD_BUDGET, MAX_INT_BITS, _const_mag, mag_add, mag_bits, mag_mul, mag_substitute
 
 
 _READS_STATE = re.compile(r"\bs\.|\(s[,)]|\bp_")
@@ -430,7 +430,18 @@ class _Compiler:
         if op == "%":
             return Code(f"_mod({a.src}, {b.src})", INT, const, mag=b.mag)
         mag = mag_mul(a.mag, b.mag) if op == "*" else mag_add(a.mag, b.mag)
+        self._bits_ok(n, mag)
         return Code(f"({a.src} {op} {b.src})", INT, const, mag=mag)
+
+    def _bits_ok(self, n, mag):
+        """Refuse (``DslError`` at ``n``) an int whose magnitude bound passes ``MAX_INT_BITS`` bits: its
+        evaluation could take time and memory without bound (docs/dsl.md, "Bounds")."""
+        bits = mag_bits(mag)
+        if bits > MAX_INT_BITS:
+            self.err(n, f"this value may need up to {bits:,} bits, more than the {MAX_INT_BITS:,} an expression "
+                        "may compute (each product of large values doubles the bits)",
+                     "products of products (d2 = d1 * d1, …) grow without bound: store an intermediate "
+                     "value (a var or counter saturates at 2^53 - 1) or compute less")
 
     # ---- access -------------------------------------------------------------
     _CARD_ATTRS = {"suit": ("SUIT", SUIT), "rank": ("RANK", INT), "points": ("POINTS", INT),
@@ -584,16 +595,22 @@ class _Compiler:
         if b is not None and b.kind == "define":
             if len(args) != len(b.params):
                 self.err(n, f"'{fname}' takes {len(b.params)} argument(s), given {len(args)}")
-            srcs = []
+            srcs, mags = [], []
             for a, t in zip(args, b.param_types):
                 code = self.c(a)
                 self.want(a, code, t)
                 srcs.append(code.src)
+                if code.type == INT:
+                    mags.append(code.mag)
             self.charge(b.cost)
+            # (the body's bound holds for inputs of a state value's size; larger arguments raise it)
+            mag = mag_substitute(b.mag, mags) if b.type == INT and mags else b.mag
+            if mag is not b.mag:
+                self._bits_ok(n, mag)
             inline = _inline(b, srcs)
             if inline is not None:
-                return Code(inline, b.type, size=b.size, mag=b.mag)
-            return Code(f"{b.src}(s, {', '.join(srcs)})", b.type, size=b.size, mag=b.mag)
+                return Code(inline, b.type, size=b.size, mag=mag)
+            return Code(f"{b.src}(s, {', '.join(srcs)})", b.type, size=b.size, mag=mag)
         fn = BUILTINS.get(fname)
         if fn is None:
             if b is not None:
