@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+import cardspec
+import cardspec.errors
 import cardspec.rules.loader
 from cardspec.errors import RulesetError
 from cardspec.rules import read_ruleset
@@ -63,3 +65,13 @@ def test_a_scenario_naming_a_system_file_as_its_ruleset_is_refused_and_quotes_no
     with pytest.raises((RulesetError, ScenarioError)) as e:
         replay(str(sc))
     assert "not a ruleset file" in str(e.value) and "root:" not in str(e.value)
+
+
+def test_an_illegal_action_message_stays_a_line_however_long_the_text():
+    """Hostile-input review of 2026-12-02: a 10 MB action gave a 20 MB message (the text twice)."""
+    s = cardspec.load("hearts").new_state(seed=1)
+    before = list(s.history)
+    with pytest.raises(cardspec.errors.IllegalAction) as e:
+        s.apply("A" * 10_000_000)
+    assert len(str(e.value)) < 2_000 and "10,000,000 characters" in str(e.value)
+    assert len(e.value.action) == 10_000_000 and s.history == before

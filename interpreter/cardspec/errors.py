@@ -69,12 +69,20 @@ class RulesetError(CardspecError):
         return type(self), (self.problems,), self.__dict__
 
 
+def _clip(text, most: int) -> str:
+    """``text`` as a message shows it: at most ``most`` characters, then ``… (N characters)``. A player's
+    typed text may be megabytes; the message stays a line (the exception keeps the whole text)."""
+    text = str(text)
+    return text if len(text) <= most else f"{text[:most]}… ({len(text):,} characters)"
+
+
 class IllegalAction(CardspecError):
     """An action the seat to act may not take now; the state is left unchanged.
 
     Attributes: ``seat`` (int or None), ``action`` (the text given), ``legal``
     (the legal actions' text forms), ``reason``. ``str(e)`` is
-    ``seat N: 'ACTION' is REASON; legal: A B …`` listing at most ``SHOWN``
+    ``seat N: 'ACTION' is REASON; legal: A B …`` (ACTION and REASON cut at 200 and 500 characters)
+    listing at most ``SHOWN``
     legal actions, then ``… and N more`` (separated by `` | `` when an action has spaces:
     ``legal: pass AS | pass KS``).
     """
@@ -88,7 +96,7 @@ class IllegalAction(CardspecError):
         sep = " | " if any(" " in a for a in self.legal) else " "   # "pass AS | pass KS": one action each
         shown = sep.join(self.legal[:self.SHOWN]) + (f" … and {more} more" if more > 0 else "")
         who = f"seat {seat}" if seat is not None else "nobody"
-        super().__init__(f"{who}: '{action}' is {reason}; legal: {shown or '(none)'}")
+        super().__init__(f"{who}: '{_clip(action, 200)}' is {_clip(reason, 500)}; legal: {shown or '(none)'}")
 
     def __reduce__(self):
         return type(self), (self.seat, self.action, self.legal, self.reason), self.__dict__
