@@ -39,6 +39,8 @@ so a state stores only the id and copying a state copies an int.
 """
 from __future__ import annotations
 
+import unicodedata
+
 import random
 
 from .base import Step, step_type
@@ -105,6 +107,10 @@ def rule_code(game, text: str) -> Code:
         raise DslError(f"the rule may take about {int(code.cost):,} steps to judge a card; a rule may take at "
                        f"most {RULE_BUDGET:,}", 1, 1, "nest fewer loops over line (each one multiplies the work)")
     return code
+
+
+#: The longest hint a player may type with ``write EXPR hint: TEXT`` (characters).
+MAX_HINT = 200
 
 
 def compile_rule(game, text: str, name: str = "", hint: str = "") -> int:
@@ -231,6 +237,9 @@ class SecretRule(Step):
             expr = expr.strip()
             if not expr:
                 raise ValueError("write needs a rule, e.g. 'write card.color != last.color'")
+            hint = " ".join(hint.split())   # a typed hint is shown to every player: one line of text
+            if len(hint) > MAX_HINT or any(unicodedata.category(ch)[0] == "C" for ch in hint):
+                raise ValueError(f"a hint is at most {MAX_HINT} characters of text (no control characters)")
             try:
                 rid = compile_rule(s.game, expr, "", hint.strip())
             except DslError as e:

@@ -1,10 +1,11 @@
-"""A ruleset's ``extends:`` and a scenario's ``ruleset:`` are shared data: they may name a ruleset, never
-any file the reader can see (hostile-input review of 2026-12-02: ``extends: /etc/shadow`` printed the
-file's first line in the error, ``extends: /proc/self/environ`` the whole environment, and
-``extends: /proc/kmsg`` blocked for ever).
+"""Shared data and typed text stay data (hostile-input review of 2026-12-02).
 
-A name is a built-in ruleset or a ``*.yaml``/``*.yml`` file outside ``/proc``, ``/sys`` and ``/dev``; a
-YAML file that is not shaped as a ruleset is refused at the naming line, and nothing of it is quoted.
+A ruleset's ``extends:`` and a scenario's ``ruleset:`` may name a ruleset, never any file the reader can
+see (``extends: /etc/shadow`` printed the file's first line in the error, ``extends: /proc/self/environ``
+the whole environment, and ``extends: /proc/kmsg`` blocked for ever): a name is a built-in ruleset or a
+``*.yaml``/``*.yml`` file outside ``/proc``, ``/sys`` and ``/dev``, and a YAML file that is not shaped as a
+ruleset is refused at the naming line, quoting nothing of it. Text a player types stays one short line
+in messages and in what other players see.
 """
 from __future__ import annotations
 
@@ -75,3 +76,15 @@ def test_an_illegal_action_message_stays_a_line_however_long_the_text():
         s.apply("A" * 10_000_000)
     assert len(str(e.value)) < 2_000 and "10,000,000 characters" in str(e.value)
     assert len(e.value.action) == 10_000_000 and s.history == before
+
+
+@pytest.mark.parametrize("hint", ["x" * 1_000_000, "\x1b[2J\x1b[31mEVIL", "a\x00b"])
+def test_a_typed_secret_rule_hint_is_one_short_line_of_text(hint):
+    """Hostile-input review of 2026-12-02: ``write true hint: …`` stored a 1 MB hint, and terminal escape
+    codes, shown to every player in the log and the terminal table. Refused, the state unchanged."""
+    s = cardspec.load("eleusis-prophets", players=4).new_state(seed=1)
+    before = (list(s.history), s.view(0))
+    with pytest.raises(cardspec.errors.IllegalAction, match="a hint is at most"):
+        s.apply(f"write true hint: {hint}")
+    assert (list(s.history), s.view(0)) == before
+    s.apply("write true hint: Think about colours.")   # an ordinary hint is still fine
