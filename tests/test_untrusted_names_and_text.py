@@ -88,3 +88,14 @@ def test_a_typed_secret_rule_hint_is_one_short_line_of_text(hint):
         s.apply(f"write true hint: {hint}")
     assert (list(s.history), s.view(0)) == before
     s.apply("write true hint: Think about colours.")   # an ordinary hint is still fine
+
+
+@pytest.mark.parametrize("amount", ["١٠", "1_0", "+10", "１０"])
+def test_a_typed_number_is_ascii_digits(amount):
+    """Hostile-input review of 2026-12-02: red-dog took ``raise ١٠`` (Arabic-Indic digits), ``raise 1_0`` and
+    ``raise +10`` as ``raise 10`` (Python's int() reads them). A number is digits 0-9, perhaps after -."""
+    s = cardspec.load("red-dog").new_state(seed=1)
+    assert "raise 10" in s.legal_actions()
+    with pytest.raises(cardspec.errors.IllegalAction, match="a whole number"):
+        s.apply(f"raise {amount}")
+    s.apply("raise 10")

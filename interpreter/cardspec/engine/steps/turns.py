@@ -42,6 +42,7 @@ from __future__ import annotations
 import ast
 import itertools
 import math
+import re
 
 from ..compiler import Compiler, SEAT_ZONE, ZONE, failed_reason
 from ..effects import END_LEVELS, effects_source
@@ -61,6 +62,8 @@ PARAM_KINDS = ("card", "cards", "number", "choice")
 
 #: The memo key of the count of values a feasibility search tried (``Turns._feasible``).
 _TRIED = ("tried",)
+#: A number typed as a parameter: ASCII digits, perhaps after a minus sign (not int()'s ١٠, 1_0 or +10).
+_DIGITS = re.compile(r"-?[0-9]+")
 
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
@@ -977,6 +980,8 @@ class Turns(Step):
         if t == CARD:
             return deck.face(word)
         if t == INT:
+            if _DIGITS.fullmatch(word) is None:
+                raise ValueError(f"'{word}' is not a whole number (digits 0-9, perhaps a leading -)")
             return int(word)
         if t == BOOL:
             if word.lower() in ("yes", "true"):
@@ -1014,10 +1019,9 @@ class Turns(Step):
                 if P.kind == "card":
                     args.append(deck.face(w))
                 elif P.kind == "number":
-                    try:
-                        args.append(int(w))
-                    except ValueError:
-                        raise ValueError(self._number_first(a, P, j, w)) from None
+                    if _DIGITS.fullmatch(w) is None:   # int() would take ١٠, 1_0, +10 and 00010
+                        raise ValueError(self._number_first(a, P, j, w))
+                    args.append(int(w))
                 else:
                     args.append(self._value_parse(deck, P.elem, w))
             elif P.kind == "choice":
