@@ -298,3 +298,12 @@ def test_red_dog_casino_match_ends_in_words_when_every_hand_is_played():
     over = [ln for ln in out.splitlines() if ln.startswith("Game over")][0]
     assert over.startswith("Game over (all 20 deals are played)."), over   # a deal is a hand of the table
     assert "turn cap" not in out
+
+
+def test_play_refuses_a_dealer_seat_the_table_does_not_have():
+    """New-user review of 2026-12-02: ``--dealer 7`` with 4 players wrapped round silently; ``--human 4``
+    was refused. Both name a seat, both are now checked."""
+    from click.testing import CliRunner
+    from cardspec.cli import main
+    r = CliRunner().invoke(main, ["play", "hearts", "--seed", "1", "--dealer", "7", "--quiet"])
+    assert r.exit_code != 0 and "no seat 7 with 4 players" in r.output
