@@ -307,3 +307,18 @@ def test_play_refuses_a_dealer_seat_the_table_does_not_have():
     from cardspec.cli import main
     r = CliRunner().invoke(main, ["play", "hearts", "--seed", "1", "--dealer", "7", "--quiet"])
     assert r.exit_code != 0 and "no seat 7 with 4 players" in r.output
+
+
+def test_a_pass_naming_a_card_twice_says_so():
+    """New-user review of 2026-12-02: 'pass 3C 3C 5C' in black-lady said 'pass cards from your own hand'
+    though 3C is in the hand; the fault is the repeated card. A card not held is named too."""
+    import cardspec
+    from cardspec.errors import IllegalAction
+    s = cardspec.load("black-lady", 5).new_state(seed=1)
+    hand = [s.game.deck.code[c] for c in s.z[0][s.to_act]]
+    with pytest.raises(IllegalAction, match=f"{hand[0]} is named 2 times and you hold one"):
+        s.apply(f"pass {hand[0]} {hand[0]} {hand[1]}")
+    missing = next(c for c in s.game.deck.code if c not in hand)
+    with pytest.raises(IllegalAction, match=f"{missing} is not in your hand"):
+        s.apply(f"pass {hand[0]} {hand[1]} {missing}")
+    assert s.history == []

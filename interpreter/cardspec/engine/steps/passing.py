@@ -178,6 +178,15 @@ class Pass(Step):
                 "not legal: pass 1 card"
         if not self.single and len(move) != k:
             return f"not legal: pass exactly {k} card(s)"
+        hand = s.z[self.zone][s.v[7]]
+        code = s.game.deck.code
+        for c in dict.fromkeys(move):
+            held, given = hand.count(c), move.count(c)
+            if held == 0:
+                return f"not legal: {code[c]} is not in your hand"
+            if given > held:
+                return f"not legal: {code[c]} is named {given} times and you hold " + \
+                    ("one" if held == 1 else str(held))
         return "not legal: pass cards from your own hand"
 
     # ---- small choices (docs/actions.md) ---------------------------------------------------------
