@@ -103,14 +103,14 @@ def shimmy_env_steps(seconds: float) -> tuple[float, int]:
     return _timed(lambda: _pz_loop(e, rng), seconds)
 
 
-def cardspec_api_steps(seconds: float) -> tuple[float, int]:
-    import cardspec
-    game = cardspec.load("hearts", options={"deals": 1})
+def _id_api_steps(new_state, seconds: float) -> tuple[float, int]:
+    """Deals through ``legal_action_ids()`` / ``apply_id(i)`` of ``new_state(seed)``'s states (a random
+    legal id each step) for about ``seconds``."""
     rng = random.Random(0)
     seeds = random.Random(1)
 
     def play():
-        s = game.new_state(seed=seeds.getrandbits(32), record=False)
+        s = new_state(seeds.getrandbits(32))
         steps = 0
         while not s.terminal:
             ids = s.legal_action_ids()
@@ -118,6 +118,12 @@ def cardspec_api_steps(seconds: float) -> tuple[float, int]:
             steps += 1
         return steps
     return _timed(play, seconds)
+
+
+def cardspec_api_steps(seconds: float) -> tuple[float, int]:
+    import cardspec
+    game = cardspec.load("hearts", options={"deals": 1})
+    return _id_api_steps(lambda seed: game.new_state(seed=seed, record=False), seconds)
 
 
 def openspiel_api_steps(seconds: float) -> tuple[float, int]:
@@ -144,18 +150,7 @@ def handwritten_api_steps(seconds: float) -> tuple[float, int]:
     """The same deals behind benchmarks/handwritten_hearts_ids.py's hand-written state (the floor)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     import handwritten_hearts_ids as hw
-    rng = random.Random(0)
-    seeds = random.Random(1)
-
-    def play():
-        s = hw.HeartsState(random.Random(seeds.getrandbits(32)))
-        steps = 0
-        while not s.terminal:
-            ids = s.legal_action_ids()
-            s.apply_id(ids[int(rng.random() * len(ids))])
-            steps += 1
-        return steps
-    return _timed(play, seconds)
+    return _id_api_steps(lambda seed: hw.HeartsState(random.Random(seed)), seconds)
 
 
 def _instructions(engine: str, deals: int) -> int:
