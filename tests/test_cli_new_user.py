@@ -322,3 +322,12 @@ def test_a_pass_naming_a_card_twice_says_so():
     with pytest.raises(IllegalAction, match=f"{missing} is not in your hand"):
         s.apply(f"pass {hand[0]} {hand[1]} {missing}")
     assert s.history == []
+
+
+def test_play_refuses_a_human_seat_with_json_output():
+    """New-user review of 2026-12-02: ``play --human 0 --json`` mixed the interactive prompts into the
+    JSON on standard output. The two are for different readers: one or the other."""
+    from click.testing import CliRunner
+    from cardspec.cli import main
+    r = CliRunner().invoke(main, ["play", "hearts", "--human", "0", "--json"], input="")
+    assert r.exit_code != 0 and "use one or the other" in r.output

@@ -332,6 +332,9 @@ def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
     game = _game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:
         raise click.BadParameter(f"no seat {human} with {game.n} players", param_hint="--human")
+    if human is not None and as_json:
+        raise click.BadParameter("--json prints a replay for programs; a human seat plays in the terminal: "
+                                 "use one or the other", param_hint="--json")
     if dealer is not None and not 0 <= dealer < game.n:
         raise click.BadParameter(f"no seat {dealer} with {game.n} players", param_hint="--dealer")
     play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json, quiet=quiet)
