@@ -480,7 +480,7 @@ def _check_base_path(bpath: Path, base_name: str, pos: Positions, key: str = "ex
 def _not_a_base(base_of, why: str) -> RulesetError:
     """The problem of a file named by shared data (``base_of``: its positions, the name, the key) that is
     not a ruleset: at that key's line, quoting nothing of the file (it may be any YAML file)."""
-    pos, base_name, key = base_of if len(base_of) == 3 else (*base_of, "extends")
+    pos, base_name, key = base_of
     err = RulesetError(pos.problem((key,), f"{key}: '{base_name}' is not a ruleset file ({why})",
                                    "a ruleset file is a mapping of name:, players:, deck:, deal: … "
                                    "(docs/rulesets.md)"))
@@ -500,7 +500,8 @@ def read_named_ruleset(name: str, relative_to: str, pos: Positions, key: str) ->
 
 
 def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
-    """Read the ruleset at ``path``. ``base_of``: ``(positions, name)`` of the ``extends:`` that named it:
+    """Read the ruleset at ``path``. ``base_of``: ``(positions, name, key)`` of the shared data that named
+    it (a ruleset's ``extends:``, a scenario's ``ruleset:``):
     a file that is not UTF-8, not YAML or not shaped as a ruleset (a mapping with ``name:`` and ruleset
     keys only) is then reported at that line, without quoting it."""
     file = _display(path)
@@ -520,16 +521,15 @@ def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
         err = RulesetError(Problem(file, 0, 0, f"cannot read: {e.strerror or e}"))
         err.code = "ruleset/not_found"
         raise err from None
-    if base_of is not None:
-        try:
-            data, pos = load_yaml(text, file)
-        except RulesetError as e:
-            raise _not_a_base(base_of, f"{e.first.file}:{e.first.line}:{e.first.col}: {e.first.message}") from None
-        keys = set(data) if isinstance(data, dict) else None
-        if keys is None or "name" not in keys or not keys <= set(schema().get("properties", {})):
-            raise _not_a_base(base_of, "not a mapping with name: and a ruleset's keys")
-    else:
+    try:
         data, pos = load_yaml(text, file)
+    except RulesetError as e:
+        if base_of is None:
+            raise
+        raise _not_a_base(base_of, f"{e.first.file}:{e.first.line}:{e.first.col}: {e.first.message}") from None
+    if base_of is not None and not (isinstance(data, dict) and "name" in data
+                                    and set(data) <= set(schema().get("properties", {}))):
+        raise _not_a_base(base_of, "not a mapping with name: and a ruleset's keys")
     if not isinstance(data, dict):
         what = "empty" if data is None else f"{_kind(data)}"
         raise RulesetError(pos.problem((), f"a ruleset is a mapping (name:, players:, deck:, deal: …); this file is {what}"))
@@ -549,7 +549,7 @@ def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
         _check_base_path(bpath, base_name, pos)
         if bpath.resolve() in seen or bpath.resolve() == path.resolve():
             raise RulesetError(pos.problem(("extends",), f"extends: '{base_name}' makes a cycle"))
-        base = _read(bpath, seen + [path.resolve()], strict, base_of=(pos, base_name))
+        base = _read(bpath, seen + [path.resolve()], strict, base_of=(pos, base_name, "extends"))
         merged_pos = Positions(sources={**base.positions.sources, **pos.sources}, file=file)
         child = {k: v for k, v in data.items() if k != "extends"}
         extends_problems = _check_overrides(base, child, pos)
