@@ -39,9 +39,8 @@ so a state stores only the id and copying a state copies an int.
 """
 from __future__ import annotations
 
-import unicodedata
-
 import random
+import unicodedata
 
 from .base import Step, step_type
 from ...lang.types import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, list_of
@@ -241,7 +240,7 @@ class SecretRule(Step):
             if len(hint) > MAX_HINT or any(unicodedata.category(ch)[0] == "C" for ch in hint):
                 raise ValueError(f"a hint is at most {MAX_HINT} characters of text (no control characters)")
             try:
-                rid = compile_rule(s.game, expr, "", hint.strip())
+                rid = compile_rule(s.game, expr, "", hint)
             except DslError as e:
                 hint_txt = f" ({e.hint})" if e.hint else ""
                 raise ValueError(f"the rule '{expr}' does not compile: {e.message} at column {e.col}{hint_txt}") \

@@ -65,6 +65,11 @@ _TRIED = ("tried",)
 #: A number typed as a parameter: ASCII digits, perhaps after a minus sign (not int()'s ١٠, 1_0 or +10).
 _DIGITS = re.compile(r"-?[0-9]+")
 
+
+def _typed_int(word: str):
+    """The int a player typed as ``word`` (``_DIGITS``), or None when it is not spelled so."""
+    return int(word) if _DIGITS.fullmatch(word) else None
+
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
 
@@ -980,9 +985,10 @@ class Turns(Step):
         if t == CARD:
             return deck.face(word)
         if t == INT:
-            if _DIGITS.fullmatch(word) is None:
+            v = _typed_int(word)
+            if v is None:
                 raise ValueError(f"'{word}' is not a whole number (digits 0-9, perhaps a leading -)")
-            return int(word)
+            return v
         if t == BOOL:
             if word.lower() in ("yes", "true"):
                 return True
@@ -1019,9 +1025,10 @@ class Turns(Step):
                 if P.kind == "card":
                     args.append(deck.face(w))
                 elif P.kind == "number":
-                    if _DIGITS.fullmatch(w) is None:   # int() would take ١٠, 1_0, +10 and 00010
+                    v = _typed_int(w)
+                    if v is None:
                         raise ValueError(self._number_first(a, P, j, w))
-                    args.append(int(w))
+                    args.append(v)
                 else:
                     args.append(self._value_parse(deck, P.elem, w))
             elif P.kind == "choice":
