@@ -18,7 +18,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interpreter"))
 
-from cardspec.simulate import simulate  # noqa: E402
+from cardspec.play.simulate import simulate  # noqa: E402
 
 
 def main(argv=None):

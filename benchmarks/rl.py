@@ -2,7 +2,7 @@
 
 Two comparisons, each over whole deals with uniformly random legal actions:
 
-1. **PettingZoo env steps/s**: ``cardspec.pettingzoo.env("hearts", options={"deals": 1})`` against
+1. **PettingZoo env steps/s**: ``cardspec.rl.pettingzoo.env("hearts", options={"deals": 1})`` against
    OpenSpiel's C++ ``hearts`` wrapped for PettingZoo by Shimmy (``OpenSpielCompatibilityV0``). A step
    is one ``env.step(action)`` of an agent that acts (after ``env.last()``: observation and mask),
    the agents' final dead steps not counted.
@@ -75,7 +75,7 @@ def _pz_loop(env, rng):
 
 
 def cardspec_env_steps(seconds: float) -> tuple[float, int]:
-    from cardspec.pettingzoo import env
+    from cardspec.rl.pettingzoo import env
     e = env("hearts", options={"deals": 1})
     rng = np.random.default_rng(0)
     return _timed(lambda: _pz_loop(e, rng), seconds)

@@ -148,8 +148,8 @@ def verify_store(url: str, seen: dict) -> dict:
     """Read the store back after the run: for every table the client played, the rows are all there and
     chained (``Store.load``), their number is the version the client saw, and replaying them from the
     table's record gives the events the client received (spectator log) and a finished match."""
-    from cardspec.protocol import Table
-    from cardspec.store import open_store
+    from cardspec.serve.protocol import Table
+    from cardspec.serve.store import open_store
     db = open_store(url)
     problems = []
     rows = 0
@@ -185,7 +185,7 @@ def verify_store(url: str, seen: dict) -> dict:
 def time_appends(url: str, n: int) -> dict:
     """``Store.append`` alone, ``n`` times into a scratch table of the same store (one writer, as a server
     thread writes): mean, p50, p95 and max in milliseconds. The scratch table is then closed."""
-    from cardspec.store import TableRecord, open_store
+    from cardspec.serve.store import TableRecord, open_store
     db = open_store(url)
     tid = "bench-" + uuid.uuid4().hex[:8]
     try:

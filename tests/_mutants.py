@@ -242,7 +242,7 @@ def check(text: str, folder: Path, seed: int, name: str = "mutant", play_games: 
     """Validate the mutant ``text`` (written to ``folder``) and, when it validates, play it (module doc)."""
     from cardspec.engine import Game
     from cardspec.rules import read_ruleset
-    from cardspec.validate import VALIDATE_SECONDS, validate_ruleset
+    from cardspec.authoring.validate import VALIDATE_SECONDS, validate_ruleset
     path = folder / f"{name}.yaml"
     path.write_text(text, encoding="utf-8")
     t0 = time.perf_counter()

@@ -20,7 +20,7 @@ def svoyi_ending(tmp_path, k: int, seed: int, cards: int = 24, pick_up: str | No
     """A Svoyi Koziri ending (../shared/rules/svoyi-koziri.md) with ``k`` cards per hand from a ``seed``-shuffled
     ``cards``-card deck, the rest in the stock, after the suit choices; played through a scenario file."""
     import yaml
-    from cardspec.scenario import replay
+    from cardspec.authoring.scenario import replay
     rng = random.Random(seed)
     ranks = {24: "9TJQKA", 32: "789TJQKA"}[cards]
     deck = [r + s for s in "SHDC" for r in ranks]

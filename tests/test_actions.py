@@ -13,7 +13,7 @@ import pytest
 
 import cardspec
 from cardspec import IllegalAction
-from cardspec.actions import DONE_WORD, ActionCodec, codec
+from cardspec.rl.actions import DONE_WORD, ActionCodec, codec
 from cardspec.rules import builtin_names
 
 #: most small choices listed at once, over every built-in (issue 21: "at most a few hundred")

@@ -259,7 +259,7 @@ def test_a_turns_step_where_no_seat_can_ever_act_is_a_ruleset_error_not_a_hang(t
     for everyone) stop after MAX_TURNS_WITHOUT_DECISION with a ruleset error at the step; validate reports
     it at the step's file:line:col."""
     from cardspec.engine.steps.turns import MAX_TURNS_WITHOUT_DECISION
-    from cardspec.validate import validate_ruleset
+    from cardspec.authoring.validate import validate_ruleset
     err = _refused_at_play(tmp_path, _NO_BET, players=3)
     assert f"{MAX_TURNS_WITHOUT_DECISION:,} turns in a row" in str(err) and "step 'bets'" in str(err)
     assert err.code == "ruleset/runtime"
@@ -337,7 +337,7 @@ def test_validate_reports_its_cpu_budget_at_the_running_step(tmp_path, monkeypat
     """However a check loops (a fault of the engine not found yet), validate stops after VALIDATE_SECONDS
     of CPU with a problem (code ruleset/over_budget) at the step that was running, never a hang; the
     interruption does not leak out of validate."""
-    import cardspec.validate as v
+    import cardspec.authoring.validate as v
     from cardspec.engine.steps.turns import Turns
     monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.3)
 

@@ -431,7 +431,7 @@ def test_option_six_players_the_dealer_sits_out_each_deal():
 def test_option_six_players_every_count_validates():
     """Options: players 5 | 6 — validate deals every deal of the schedule at both counts and plays
     random games (docs/rulesets.md, "A seat that sits out a deal")."""
-    from cardspec.validate import validate_ruleset
+    from cardspec.authoring.validate import validate_ruleset
     problems, status = validate_ruleset("briscola-chiamata")
     assert status == 0 and problems == []
     assert cardspec.load("briscola-chiamata", 5).may_sit_out is False   # five: the step folds away

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 BROKEN = Path(__file__).parent / "broken"
 

@@ -375,7 +375,7 @@ def test_meld_bot_games_end_every_turn_with_a_discard_but_the_closing_one(seed):
     """Issue 20 item 9, the reproduction: `cardspec play burraco --seed 1` (seat 1 laid off and kept one
     card it could not discard; the turn passed without a discard). Every turn of the whole match, meld
     bots on all seats, ends with a discard unless the player went out."""
-    from cardspec.play import play_match
+    from cardspec.play.terminal import play_match
     s = play_match(game(), seed=seed, out=lambda line: None)
     assert s.terminal
     turns, new_deal = [], True   # [seat, actions, went out] per turn, in order

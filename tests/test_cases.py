@@ -2,7 +2,7 @@
 
 Source: ../shared/cases/README.md ("`cardspec replay FILE` exits 0 for each")
 and ../shared/DESIGN.md ("Scenarios", the replay JSON shape, a contract).
-Each case goes through the Python API (``cardspec.scenario.replay``) and
+Each case goes through the Python API (``cardspec.authoring.scenario.replay``) and
 through the ``cardspec replay FILE --json`` command in a subprocess.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cardspec.scenario import replay
+from cardspec.authoring.scenario import replay
 
 CASES = Path(__file__).resolve().parents[2] / "shared" / "cases"
 FILES = sorted(CASES.rglob("*.yaml")) if CASES.is_dir() else []

@@ -5,7 +5,7 @@ import re
 from click.testing import CliRunner
 
 from cardspec.cli import main
-from cardspec.play import _ranking_line
+from cardspec.play.terminal import _ranking_line
 
 
 def _run(*args):

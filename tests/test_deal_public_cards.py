@@ -74,7 +74,7 @@ def test_burraco_first_discard_stays_known_under_later_discards():
 def test_play_log_prints_the_public_card_of_a_deal():
     """burraco.md "Deal": a player reading the play log sees the first discard's card, as at the table
     (the log printed only "discard: 1 card")."""
-    from cardspec.play import format_events
+    from cardspec.play.terminal import format_events
     code = BURRACO.deck.code
     for seed in range(3):
         s = BURRACO.new_state(seed=seed)

@@ -4,7 +4,7 @@ import re
 from click.testing import CliRunner
 
 from cardspec.cli import main
-from cardspec.diff import compare, diff_text, simulate_both
+from cardspec.authoring.diff import compare, diff_text, simulate_both
 from cardspec.rules import read_ruleset
 
 

@@ -2,7 +2,7 @@
 
 A counter or var reaches a front end only with a ``label:``; which seats see it stays its visibility;
 team totals are labelled by team; zones are drawn by kind (melds, a pile's top card, hidden counts).
-The terminal's lines (``cardspec.play.display_lines``) and the play log (``format_events``) of every
+The terminal's lines (``cardspec.play.terminal.display_lines``) and the play log (``format_events``) of every
 built-in ruleset are checked for undeclared counter and var names.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 import cardspec
 from cardspec.errors import RulesetError
-from cardspec.play import display_lines, format_events
+from cardspec.play.terminal import display_lines, format_events
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILTINS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from cardspec.cli import main
 from cardspec.engine.effects import EFFECT_KINDS
 from cardspec.engine.steps.base import STEP_TYPES
-from cardspec.explain import EFFECT_DESCRIBERS, STEP_DESCRIBERS, explain
+from cardspec.authoring.explain import EFFECT_DESCRIBERS, STEP_DESCRIBERS, explain
 from cardspec.rules import builtin_names
 
 

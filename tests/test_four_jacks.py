@@ -15,7 +15,7 @@ import pytest
 import cardspec
 from cardspec import IllegalAction
 from cardspec.errors import RulesetError
-from cardspec.play import format_events
+from cardspec.play.terminal import format_events
 
 from _jacks import arrange, deal_with_totals, play, random_deal, tricks
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def _problems(tmp_path, text):
@@ -126,7 +126,7 @@ def test_a_budget_stop_while_a_step_is_built_names_no_step():
     constructor, before the step had its name, and the over-budget problem itself raised AttributeError.
     A step still being built is not named; the problem is still ruleset/over_budget."""
     from cardspec.engine.steps.base import Step
-    from cardspec.validate import OverBudget, _over_budget
+    from cardspec.authoring.validate import OverBudget, _over_budget
 
     class HalfBuilt(Step):
         def __init__(self):
@@ -144,7 +144,7 @@ def test_validate_budget_survives_code_that_swallows_the_interruption(monkeypatc
     carries on (a profiler, a bare except) must not turn a stop into a hang: it is raised again each second
     until the checks end."""
     import time
-    import cardspec.validate as v
+    import cardspec.authoring.validate as v
     monkeypatch.setattr(v, "VALIDATE_SECONDS", 0.6)
     monkeypatch.setattr(v, "_option_extremes", lambda *a: None)   # reach the random games at once
     swallowed = []

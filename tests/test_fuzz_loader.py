@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import cardspec
 from cardspec.errors import RulesetError, ScenarioError
 from cardspec.rules import read_ruleset
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 

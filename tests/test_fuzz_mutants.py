@@ -52,7 +52,7 @@ def test_the_check_tells_each_outcome_apart(tmp_path):
     assert _mutants.check(base, tmp_path, 1, name="hearts").kind == "clean"
     assert _mutants.check(base.replace("name: hearts", "name: hearts\nplayers: 4"), tmp_path, 1,
                           name="bad").kind == "rejected"
-    import cardspec.validate as v
+    import cardspec.authoring.validate as v
     real = v._validate
     try:
         v._validate = lambda *a, **k: 1 / 0
@@ -74,7 +74,7 @@ def test_the_check_tells_each_outcome_apart(tmp_path):
 def test_mutants_give_ruleset_errors_or_play(pool, tmp_path, monkeypatch, chunk):
     """Issue 16 Deliver 4: no mutant gives an internal error at validate, and none that validates crashes
     or hangs in play. On failure: the seed, the indexes, and how to see each mutant."""
-    import cardspec.validate as v
+    import cardspec.authoring.validate as v
     for k, val in SMALL.items():
         monkeypatch.setattr(v, k, val)
     srcs, p = pool

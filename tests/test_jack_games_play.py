@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import cardspec
-from cardspec.simulate import simulate
+from cardspec.play.simulate import simulate
 
 GAMES = [("knave", 3), ("four-jacks", 4), ("four-jacks", 5), ("four-jacks", 6), ("four-jacks-3", 3),
          ("four-jacks-polignac", 4), ("auction-pitch", 2), ("auction-pitch", 4), ("auction-pitch", 7)]

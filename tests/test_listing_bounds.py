@@ -19,7 +19,7 @@ from cardspec.engine import listing
 from cardspec.errors import RulesetError
 from cardspec.lang.bounds import CHOICE_BUDGET, LISTED_BUDGET, RULE_BUDGET
 from cardspec.rules import builtin_names, read_ruleset
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def _ruleset(params: str = "      group: {cards: hand}", legal: str = "true", pass_count: int | None = None) -> str:

@@ -11,7 +11,7 @@ pytest.importorskip("pygls")
 from lsprotocol import types as t  # noqa: E402
 from pygls.lsp.client import LanguageClient  # noqa: E402
 
-from cardspec.lsp import yaml_path_at  # noqa: E402
+from cardspec.authoring.lsp import yaml_path_at  # noqa: E402
 
 VARIANT = "extends: hearts\nname: my-hearts\noptions:\n  deals: {type: int, default: 2, min: 1, max: 9}\n"
 BROKEN = VARIANT + "define:\n  moon_total: count(c in deck where c.suit == hearts) + trmp_points\n"

@@ -15,7 +15,7 @@ import pytest
 
 import cardspec
 from cardspec import RulesetError
-from cardspec.play import format_events
+from cardspec.play.terminal import format_events
 
 TOY = str(Path(__file__).parent / "turns" / "toy.yaml")
 

@@ -9,8 +9,8 @@ import pytest
 
 import cardspec
 from cardspec.lang import DslError, parse
-from cardspec.play import format_events
-from cardspec.validate import validate_ruleset
+from cardspec.play.terminal import format_events
+from cardspec.authoring.validate import validate_ruleset
 
 
 def _problems(tmp_path, text):

@@ -1,4 +1,4 @@
-"""The table protocol (issue 10, docs/protocol.md), transport-independent: cardspec.protocol.Session.
+"""The table protocol (issue 10, docs/protocol.md), transport-independent: cardspec.serve.protocol.Session.
 
 Every server message a test sees is checked against its JSON Schema in schema/protocol/.
 """
@@ -14,7 +14,7 @@ import sys
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cardspec.protocol import CODES, Limits, Registry, Session, check_message, schemas, serve_stdio
+from cardspec.serve.protocol import CODES, Limits, Registry, Session, check_message, schemas, serve_stdio
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CARD_RE = __import__("re").compile(r"^(?:10|[2-9TJQKA])[SHDC]$")
@@ -436,7 +436,7 @@ def test_stdio_survives_surrogates_and_unexpected_errors(monkeypatch):
 
 def test_an_unexpected_exception_is_a_coded_error_and_the_table_survives(monkeypatch, capsys):
     """issue 16 Deliver 3/5: anything unexpected becomes `server/internal` (one line on stderr, no traceback)."""
-    from cardspec import protocol
+    from cardspec.serve import protocol
     c = Client()
     t = hearts(c, bots=())
     tid, tok = t["table"], t["tokens"][str(t["to_act"])]
@@ -500,7 +500,7 @@ def test_bot_caps_are_server_limits():
 def test_the_seed_is_never_public_before_the_end_even_when_chosen():
     """issue 16 Found 6: a seed the creator picked was shown to anyone by every table info (it rebuilds every
     hand); now infos carry a salted commitment and the seed with its salt only once the match is over."""
-    from cardspec.protocol import seed_commitment
+    from cardspec.serve.protocol import seed_commitment
     c = Client()
     t = hearts(c, seed=3)
     tid, tok = t["table"], t["tokens"]["0"]
@@ -549,7 +549,7 @@ def test_typed_rules_are_freed_with_their_table():
     after 1,961 tables); a table where rules are typed at run time now has a Game of its own."""
     import gc
     import weakref
-    from cardspec import protocol
+    from cardspec.serve import protocol
     c = Client(inline_bots=False)
     shared = protocol._load_game("eleusis-prophets", 4, {})
     before = len(shared.ns["_SR_RULES"])

@@ -600,7 +600,7 @@ def test_casino_exact_return_of_the_ruleset_is_the_published_house_edge(decks, e
 
 def test_simulate_reports_the_return_per_initial_bet_with_a_ci():
     """Issue 7: `cardspec simulate red-dog-casino --policy basic` reports the return per initial bet (match.report)."""
-    from cardspec.simulate import format_table, simulate
+    from cardspec.play.simulate import format_table, simulate
     res = simulate("red-dog-casino", 40, policy="basic", options={"decks": 8, "hands": 30})
     side = res["sides"][0]
     rp = side["reports"]["return per initial bet"]
@@ -613,7 +613,7 @@ def test_simulate_reports_the_return_per_initial_bet_with_a_ci():
 def test_simulate_ratio_ci_is_the_delta_method_over_matches():
     """The report's CI: Σx/Σy ± 1.96·sd(x − r·y)/(√n·mean y), here checked against a direct computation."""
     import math
-    from cardspec.simulate import _ratio
+    from cardspec.play.simulate import _ratio
     xs, ys = [3, -5, 0, 7, -2], [10, 10, 20, 10, 30]
     r = sum(xs) / sum(ys)
     d = [x - r * y for x, y in zip(xs, ys)]
@@ -694,7 +694,7 @@ def test_casino_solo_reports_the_net_result_not_a_winner(seed):
     """Issue 20 item 12: solo casino Red Dog called a losing player "Winner" (a ranking of one). A game
     against the house (``match: ranking: none``) has no ranking and no winner; ``game_over`` gives the net
     result (chips at the end minus the bankroll) and the log says "Against the house: seat 0 +N chips"."""
-    from cardspec.play import format_events, play_match
+    from cardspec.play.terminal import format_events, play_match
     g = cardspec.load("red-dog-casino", 1)
     lines = []
     s = play_match(g, seed=seed, out=lines.append)
@@ -710,7 +710,7 @@ def test_casino_solo_reports_the_net_result_not_a_winner(seed):
 def test_casino_solo_simulate_counts_ahead_and_behind_not_win_100_and_loss_100():
     """Issue 20 item 12: ``cardspec simulate`` printed win 100 % / loss 100 % for solo casino Red Dog (the
     one seat was both best and worst). Against the house a match counts as ahead (net > 0) or behind (net < 0)."""
-    from cardspec.simulate import format_table, simulate
+    from cardspec.play.simulate import format_table, simulate
     res = simulate("red-dog-casino", 40, players=1, seed=3)
     side = res["sides"][0]
     assert res["against_house"] and res["draws"] == 0
@@ -724,7 +724,7 @@ def test_casino_solo_simulate_counts_ahead_and_behind_not_win_100_and_loss_100()
 
 def test_ranking_none_refuses_winner_and_loser(tmp_path):
     """``match: ranking: none`` (no winner) with ``winner:`` is a contradiction: an error at the key."""
-    from cardspec.validate import validate_ruleset
+    from cardspec.authoring.validate import validate_ruleset
     f = tmp_path / "v.yaml"
     f.write_text("extends: red-dog-casino\nname: v\nmatch:\n  winner: 0\n")
     problems, status = validate_ruleset(str(f), play=False)

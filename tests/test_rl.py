@@ -1,4 +1,4 @@
-"""The learning front ends (issue 21, items 3–5): ``cardspec.pettingzoo`` and ``cardspec.openspiel``.
+"""The learning front ends (issue 21, items 3–5): ``cardspec.rl.pettingzoo`` and ``cardspec.rl.openspiel``.
 
 For every built-in ruleset: PettingZoo's own ``api_test`` and ``seed_test`` pass on the AEC env, and
 OpenSpiel's own ``random_sim_test`` (with serialization) passes on the registered game. Then the
@@ -35,9 +35,9 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from cardspec.observation import ObservationEncoder, seat_scores  # noqa: E402
-from cardspec.openspiel import register  # noqa: E402
-from cardspec.pettingzoo import IllegalActionError, env  # noqa: E402
+from cardspec.rl.observation import ObservationEncoder, seat_scores  # noqa: E402
+from cardspec.rl.openspiel import register  # noqa: E402
+from cardspec.rl.pettingzoo import IllegalActionError, env  # noqa: E402
 
 #: options that shorten a match (one deal, a low target), so a random match ends quickly
 SHORT = {
@@ -265,7 +265,7 @@ def test_a_state_pickles_clones_and_serializes_by_replay():
     back = pickle.loads(pickle.dumps(s))
     assert back.history() == s.history() and str(back) == str(s)
     # a fresh process reads the pickle once it has registered the ruleset (as for any Python game of OpenSpiel)
-    code = ("import pickle, sys; from cardspec.openspiel import register; register('hearts'); "
+    code = ("import pickle, sys; from cardspec.rl.openspiel import register; register('hearts'); "
             "s = pickle.loads(sys.stdin.buffer.read()); print(len(s.history()), s.current_player())")
     out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(s), capture_output=True, check=True,
                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))

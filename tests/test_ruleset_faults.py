@@ -14,7 +14,7 @@ from cardspec.rules import yaml_pos as _yaml
 from cardspec.cli import main
 from cardspec.errors import RulesetError
 from cardspec.rules import read_ruleset
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def _write(tmp_path, text, name="r.yaml"):
@@ -164,12 +164,12 @@ def _boom(*a, **k):
 @pytest.mark.parametrize("args, target", [
     (["list"], "cardspec.rules.builtin_names"),
     (["schema"], "cardspec.rules.schema_path"),
-    (["validate", "hearts"], "cardspec.validate.validate_ruleset"),
-    (["play", "hearts"], "cardspec.play.play_match"),
+    (["validate", "hearts"], "cardspec.authoring.validate.validate_ruleset"),
+    (["play", "hearts"], "cardspec.play.terminal.play_match"),
     (["simulate", "hearts", "-n", "1"], "cardspec.simulate.simulate"),
-    (["replay", "tests/scenarios/cancellation-5C-led-queens-cancel-3H-wins.yaml"], "cardspec.scenario.replay"),
+    (["replay", "tests/scenarios/cancellation-5C-led-queens-cancel-3H-wins.yaml"], "cardspec.authoring.scenario.replay"),
     (["solve", "tests/svoyi_koziri/solve-6-cards-quick.yaml"], "cardspec.players.solve.solve"),
-    (["serve", "--stdio", "--store", "none"], "cardspec.protocol.serve_stdio"),
+    (["serve", "--stdio", "--store", "none"], "cardspec.serve.protocol.serve_stdio"),
 ])
 def test_every_command_turns_an_unexpected_exception_into_a_coded_error(monkeypatch, args, target):
     """Issue 16 Deliver 3: no Python exception type reaches a user: an internal fault prints
@@ -188,7 +188,7 @@ def test_every_command_turns_an_unexpected_exception_into_a_coded_error(monkeypa
 def test_validate_reports_an_internal_fault_as_a_problem_of_that_file_and_goes_on(monkeypatch):
     """`cardspec validate a b`: an internal fault while checking a is a problem of a (code internal/error,
     exit 1: the check failed) and b is still checked."""
-    import cardspec.validate as v
+    import cardspec.authoring.validate as v
     real = v._validate
     monkeypatch.setattr(v, "_validate", lambda name, *rest: _boom() if name == "hearts" else
                         real(name, *rest))

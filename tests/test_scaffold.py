@@ -3,7 +3,7 @@ from click.testing import CliRunner
 
 from cardspec.cli import main
 from cardspec.rules import builtin_names, read_ruleset
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def test_every_builtin_gives_a_variant_that_validates_and_lists_its_options(tmp_path, monkeypatch):

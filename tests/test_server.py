@@ -20,8 +20,8 @@ import pytest
 pytest.importorskip("uvicorn")
 from websockets.sync.client import connect  # noqa: E402
 
-from cardspec.protocol import Limits, check_message  # noqa: E402
-from cardspec.server import create_app, parse_address, uvicorn_config  # noqa: E402
+from cardspec.serve.protocol import Limits, check_message  # noqa: E402
+from cardspec.serve.server import create_app, parse_address, uvicorn_config  # noqa: E402
 
 
 class Server:
@@ -312,7 +312,7 @@ def test_websocket_from_a_foreign_origin_is_refused(server):
 
 
 def test_allow_origin_list():
-    from cardspec.server import origin_allowed
+    from cardspec.serve.server import origin_allowed
     assert origin_allowed(None, "h:1") and origin_allowed("http://h:1", "h:1") and not origin_allowed("http://x", "h:1")
     assert origin_allowed("https://cards.example.org", "h:1", ("https://cards.example.org/",))
     assert not origin_allowed("http://h:1", "h:1", ("https://cards.example.org",))
@@ -389,7 +389,7 @@ def test_websockets_per_address_are_capped_and_idle_ones_closed():
 def test_repeated_log_lines_are_held_back():
     """issue 16 Found 5: under a descriptor limit the accept loop wrote ~1 M traceback lines."""
     import logging
-    from cardspec.server import _RepeatFilter
+    from cardspec.serve.server import _RepeatFilter
     f = _RepeatFilter(period=60)
     recs = [logging.LogRecord("asyncio", logging.ERROR, "x", 1, "socket.accept() out of system resource", (),
                               (OSError, OSError(24, "Too many open files"), None)) for _ in range(1000)]

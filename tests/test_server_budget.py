@@ -1,4 +1,4 @@
-"""issue 16 Found 5 / Deliver 5: a server no client can freeze (cardspec.server.EngineRunner, capped views).
+"""issue 16 Found 5 / Deliver 5: a server no client can freeze (cardspec.serve.server.EngineRunner, capped views).
 
 The engine's work runs off the event loop with a CPU budget per call; these tests check what a
 client sees (an error naming the budget, a closed table) and that others are answered meanwhile —
@@ -14,8 +14,8 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from cardspec.protocol import Limits, Registry, Session, check_message  # noqa: E402
-from cardspec.server import EngineRunner  # noqa: E402
+from cardspec.serve.protocol import Limits, Registry, Session, check_message  # noqa: E402
+from cardspec.serve.server import EngineRunner  # noqa: E402
 
 from test_server import Server  # noqa: E402
 

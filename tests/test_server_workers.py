@@ -1,4 +1,4 @@
-"""issue 16 Deliver 5: the HTTP server's heavy engine calls run in worker processes (cardspec.workers), each
+"""issue 16 Deliver 5: the HTTP server's heavy engine calls run in worker processes (cardspec.serve.workers), each
 within a CPU budget and a memory bound, so no client can freeze the others by holding the server's GIL.
 
 Real servers on loopback (tests/test_server.py's ``Server``: uvicorn in a thread of this process, its workers
@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("uvicorn")
 
-from cardspec.protocol import Registry, Session  # noqa: E402
+from cardspec.serve.protocol import Registry, Session  # noqa: E402
 
 from test_server import Server  # noqa: E402
 

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import cardspec
 from cardspec.cli import main
-from cardspec.simulate import Aggregate, MatchResult, SimulationError, Z95, simulate, wilson
+from cardspec.play.simulate import Aggregate, MatchResult, SimulationError, Z95, simulate, wilson
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ONE_TRICK = os.path.join(HERE, "simulate", "one-trick.yaml")
@@ -142,7 +142,7 @@ def test_plot_labels_chips_as_chips(tmp_path, monkeypatch):
     (red-dog.yaml: chips, label Chips), not "points"."""
     pytest.importorskip("matplotlib")
     import matplotlib.axes
-    from cardspec.simulate import plot
+    from cardspec.play.simulate import plot
     seen = []
     orig = matplotlib.axes.Axes.set_xlabel
     monkeypatch.setattr(matplotlib.axes.Axes, "set_xlabel",

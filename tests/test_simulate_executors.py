@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardspec.cli import main
-from cardspec.simulate import SimulationError, make_executor, simulate
+from cardspec.play.simulate import SimulationError, make_executor, simulate
 
 CASES = [("hearts", 40, {"deals": 1}, None), ("red-dog", 12, {}, None), ("oh-hell", 2, {"deals": 2}, "ismcts:4,random")]
 

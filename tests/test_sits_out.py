@@ -86,7 +86,7 @@ def test_views_logs_and_determinizations():
     assert mine["display"]["sits_out_text"] == "you sit out this deal"
     assert s.view(1)["display"]["sits_out_text"] == "seat 0 sits out this deal"
     assert {"type": "sits_out", "seat": 0} in spectator["log"]
-    from cardspec.play import display_lines, format_events
+    from cardspec.play.terminal import display_lines, format_events
     assert "seat 0 sits out this deal" in display_lines(s.view(1))
     assert "  seat 0 sits out this deal" in format_events(g, spectator["log"])
     det = Determinizer(g, s.view(s.to_act, log=True))
@@ -97,7 +97,7 @@ def test_views_logs_and_determinizations():
 
 def test_a_bad_sits_out_is_an_error_at_its_position(tmp_path):
     """A sits_out that is not a seat expression is refused at load with its file:line:col."""
-    from cardspec.validate import validate_ruleset
+    from cardspec.authoring.validate import validate_ruleset
     src = TOY.read_text()
     start = src.index("    sits_out: >")
     end = src.index("else dealer\n", start) + len("else dealer\n")
@@ -111,7 +111,7 @@ def test_a_bad_sits_out_is_an_error_at_its_position(tmp_path):
 def test_validate_checks_every_player_count_and_option():
     """cardspec validate deals every deal of the schedule at every player count and option value: the
     toy's who=nobody at five players (all five play, 6 cards each from 24) is reported at the deal."""
-    from cardspec.validate import validate_ruleset
+    from cardspec.authoring.validate import validate_ruleset
     problems, status = validate_ruleset(str(TOY))
     assert status == 1 and len(problems) == 1
     assert "who=nobody" in problems[0].message and "with 5 players" in problems[0].message

@@ -10,7 +10,7 @@ import json
 import os
 import threading
 
-from cardspec.protocol import Limits, Table, _load_game, serve_stdio
+from cardspec.serve.protocol import Limits, Table, _load_game, serve_stdio
 
 
 def _stdio(lines, **limits):
@@ -111,7 +111,7 @@ def test_a_budget_that_was_swallowed_once_is_raised_again():
     the budget fires again every 0.1 s of CPU until the call ends, so the call still stops."""
     import time
     import pytest
-    from cardspec.protocol import CpuBudgetExceeded, cpu_budget
+    from cardspec.serve.protocol import CpuBudgetExceeded, cpu_budget
     swallowed = []
     end = time.process_time() + 5.0   # without a second expiry the block simply ends: the test fails
     with pytest.raises(CpuBudgetExceeded):
@@ -133,7 +133,7 @@ def test_an_expiry_swallowed_by_a_finalizer_does_not_reach_the_unraisable_hook()
     the budget such an expiry is dropped (the next tick raises it again); other unraisable exceptions
     still reach the hook, and the hook is restored after the block."""
     import sys
-    from cardspec.protocol import CpuBudgetExceeded, cpu_budget
+    from cardspec.serve.protocol import CpuBudgetExceeded, cpu_budget
 
     class Raises:
         def __init__(self, exc):

@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from cardspec.store import (StoreConflict, StoreError, TableRecord, open_store, ruleset_hash, token_hash)
+from cardspec.serve.store import (StoreConflict, StoreError, TableRecord, open_store, ruleset_hash, token_hash)
 
 from _stores import pg_url, store_url  # noqa: F401  (fixtures)
 

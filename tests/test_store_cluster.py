@@ -17,8 +17,8 @@ import time
 import pytest
 
 from _stores import pg_url  # noqa: F401  (fixture)
-from cardspec.protocol import ProtocolError, Registry
-from cardspec.store import open_store, parse_note
+from cardspec.serve.protocol import ProtocolError, Registry
+from cardspec.serve.store import open_store, parse_note
 
 
 def _hearts(reg, bots=None, seed=5):

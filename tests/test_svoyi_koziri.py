@@ -17,7 +17,7 @@ import yaml
 
 import cardspec
 from cardspec import IllegalAction
-from cardspec.scenario import replay
+from cardspec.authoring.scenario import replay
 
 HERE = Path(__file__).parent / "svoyi_koziri"
 RANKS = {24: "9TJQKA", 32: "789TJQKA", 52: "23456789TJQKA"}

@@ -21,7 +21,7 @@ import cardspec
 from cardspec.engine.steps import turns
 from cardspec.engine.walk import legal_walk, random_legal_action
 from cardspec.errors import IllegalAction, RulesetError, TooManyActions
-from cardspec.protocol import Limits, Registry, Session, check_message
+from cardspec.serve.protocol import Limits, Registry, Session, check_message
 
 SMALL_CAP = 50_000   # a 20-card hand: 164,068 actions
 

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("textual")
 
 import cardspec   # noqa: E402
-from cardspec.tui import ActionButton, CardButton, CardTableApp, card_text, hand_groups, playable_cards  # noqa: E402
+from cardspec.play.tui import ActionButton, CardButton, CardTableApp, card_text, hand_groups, playable_cards  # noqa: E402
 from textual.widgets import Input, Static   # noqa: E402
 
 SIZE = (150, 48)

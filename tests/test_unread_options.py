@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cardspec.rules import builtin_names
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def _write(tmp_path, text, name="variant.yaml"):

@@ -16,7 +16,7 @@ import cardspec.errors
 import cardspec.rules.loader
 from cardspec.errors import RulesetError
 from cardspec.rules import read_ruleset
-from cardspec.scenario import ScenarioError, replay
+from cardspec.authoring.scenario import ScenarioError, replay
 
 SECRET = "gho_s3cr3t_t0ken"
 

@@ -12,7 +12,7 @@ import pytest
 
 import cardspec
 from cardspec.errors import RulesetError
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def write(tmp_path, text, name="variant.yaml"):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from cardspec.rules.loader import rulesets_dir
-from cardspec.validate import validate_ruleset
+from cardspec.authoring.validate import validate_ruleset
 
 
 def test_a_bool_where_an_expression_belongs_is_reported_at_the_bool_only(tmp_path):

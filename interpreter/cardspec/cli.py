@@ -157,7 +157,7 @@ def info(ruleset):
     """One ruleset in one screen: players, options (type, range, default, help), the steps of a deal."""
     from .rules import read_ruleset
     from .rules.loader import _describe
-    from .explain import step_kind
+    from .authoring.explain import step_kind
     rs = read_ruleset(ruleset)
     lo, hi = rs.players
     click.echo(f"{rs.name}: {rs.title}, {lo}" + (f"-{hi}" if hi != lo else "") + " players")
@@ -234,7 +234,7 @@ def _plain_value(v) -> str:
 @option_opt
 def explain(ruleset, players, option):
     """The rules of RULESET in plain English: deck, deal per player count, steps, scoring, match, options."""
-    from .explain import explain as explain_text
+    from .authoring.explain import explain as explain_text
     opts = _options(option, ruleset)
     if players is not None:
         _game(ruleset, players, opts)      # a bad --players is reported like everywhere else
@@ -254,7 +254,7 @@ def explain(ruleset, players, option):
 @click.option("--workers", "-w", type=int, default=1, help="Processes for --simulate.")
 def diff_cmd(a, b, option_a, option_b, n, players, bots, seed, workers):
     """What differs between rulesets A and B after extends: and options, in parts and in words."""
-    from .diff import diff_text, simulate_both
+    from .authoring.diff import diff_text, simulate_both
     oa, ob = _options(option_a, a), _options(option_b, b)
     click.echo(diff_text(a, b, oa, ob), nl=False)
     if n:
@@ -270,7 +270,7 @@ def diff_cmd(a, b, option_a, option_b, n, players, bots, seed, workers):
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 def new(name, base, output, force):
     """Write a commented two-line variant NAME of BASE, listing BASE's options to change."""
-    from .scaffold import write_variant
+    from .authoring.scaffold import write_variant
     path = write_variant(base, name, output, force)
     click.echo(f"wrote {path}: extends {base}; check it with: cardspec validate {path}")
 
@@ -278,7 +278,7 @@ def new(name, base, output, force):
 @main.command()
 def lsp():
     """Run the language server for ruleset files over stdio (diagnostics, completion, hover; docs/editors.md)."""
-    from .lsp import serve_stdio
+    from .authoring.lsp import serve_stdio
     sys.exit(serve_stdio())
 
 
@@ -304,7 +304,7 @@ def validate(rulesets, option, quiet, quick):
     not meant, e.g. an option nothing reads). Exit 0 valid (warnings too),
     1 invalid, 2 unusable input (missing file).
     """
-    from .validate import validate_ruleset
+    from .authoring.validate import validate_ruleset
     worst = 0
     for name in rulesets:
         problems, status = validate_ruleset(name, _options(option, name), play=not quick)
@@ -328,7 +328,7 @@ def validate(rulesets, option, quiet, quick):
 @click.option("--quiet", "-q", is_flag=True, help="Print only each deal's summary and the result.")
 def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
     """Play a whole match with random bots (and optionally one human seat)."""
-    from .play import play_match
+    from .play.terminal import play_match
     game = _game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:
         raise click.BadParameter(f"no seat {human} with {game.n} players", param_hint="--human")
@@ -356,7 +356,7 @@ def tui(ruleset, players, seat, seed, option, delay, ascii_only):
     if not 0 <= seat < game.n:
         raise click.BadParameter(f"no seat {seat} with {game.n} players", param_hint="--seat")
     try:
-        from .tui import CardTableApp
+        from .play.tui import CardTableApp
     except ImportError:
         raise click.ClickException("cardspec tui needs Textual: pip install 'cardspec[tui]' "
                                    "(or play in any terminal with: cardspec play RULESET --human 0)") from None
@@ -382,7 +382,7 @@ def tui(ruleset, players, seat, seed, option, delay, ascii_only):
 @click.option("--plot", "plot_path", default=None, metavar="FILE.png", help="Write score distributions (matplotlib).")
 def simulate(ruleset, matches, players, bots, policy, workers, executor, seed, option, as_json, as_csv, plot_path):
     """Play N whole matches between bots; print win/loss rates (95 % Wilson CIs), scores, lengths."""
-    from . import simulate as sim
+    from .play import simulate as sim
     if as_json and as_csv:
         raise click.BadParameter("choose one of --json and --csv", param_hint="--json/--csv")
     opts = _options(option, ruleset)
@@ -435,7 +435,7 @@ def _seed(text):
 @option_opt
 def replay(scenario, as_json, option):
     """Replay a scenario file and check its expect: block (exit 1 if a check fails)."""
-    from .scenario import replay as run
+    from .authoring.scenario import replay as run
     _scenario_file(scenario)
     rep = run(scenario, _options(option), _origins(option))
     # An illegal action in a scenario without expectations is bad input (exit 2, DESIGN.md "Errors");
@@ -444,7 +444,7 @@ def replay(scenario, as_json, option):
     if as_json:
         click.echo(json.dumps(rep.result(), indent=1))
     else:
-        from .play import format_events
+        from .play.terminal import format_events
         if rep.state is not None:
             for line in format_events(rep.state.game, rep.state.log_all()):
                 click.echo(line)
@@ -494,8 +494,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
           max_tables_per_address, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
           max_call_memory, allow_origin, store):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
-    from .protocol import Limits
-    from .store import open_store
+    from .serve.protocol import Limits
+    from .serve.store import open_store
     if bool(stdio) == bool(http):
         raise click.UsageError("choose one of --stdio and --http HOST:PORT")
     limits = Limits(max_tables=max_tables, max_message_bytes=max_message_bytes, idle_timeout=idle_timeout,
@@ -505,7 +505,7 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
                     max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds,
                     max_call_memory=max_call_memory << 20)
     if not stdio:
-        from .server import parse_address
+        from .serve.server import parse_address
         try:
             parse_address(http)
         except ValueError as e:
@@ -515,9 +515,9 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
         db = open_store(store)
         click.echo(f"cardspec: tables are kept in {db.url} (--store none: in memory only)", err=True)
     if stdio:
-        from .protocol import serve_stdio
+        from .serve.protocol import serve_stdio
         sys.exit(serve_stdio(limits=limits, store=db))
-    from .server import serve_http
+    from .serve.server import serve_http
     try:
         sys.exit(serve_http(http, limits, allow_origins=allow_origin, store=db))
     except OSError as e:
@@ -539,7 +539,7 @@ def solve(scenario, seconds, method, as_json, option):
 
     Exit 0 with an answer (proven or not), 2 for a bad scenario or a position that cannot be solved.
     """
-    from .scenario import replay as run
+    from .authoring.scenario import replay as run
     from .players.solve import solve as run_solve
     _scenario_file(scenario)
     rep = run(scenario, _options(option), _origins(option))

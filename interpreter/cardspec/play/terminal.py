@@ -6,10 +6,10 @@ import random
 
 import click
 
-from .players import RandomBot
-from .cards import CardError, normalize_code
-from .errors import IllegalAction
-from .rules import loglines
+from ..players import RandomBot
+from ..cards import CardError, normalize_code
+from ..errors import IllegalAction
+from ..rules import loglines
 
 
 def _seat(s) -> str:
@@ -341,9 +341,9 @@ def make_bots(game, seed) -> dict:
     """seat -> the bot ``cardspec play`` (and ``cardspec tui``) uses there: the ruleset's default bot
     (``bots: default:``: a meld or induction bot), else a random bot, seeded from ``seed``."""
     bot_rng = random.Random(f"{seed}-bots")
-    from .players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
+    from ..players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
     default = from_ruleset(game)
-    from .players.induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
+    from ..players.induction import from_ruleset as _induction   # or an induction bot (bots: default: {bot: induction})
     return {i: default or _induction(game, f"{seed}-induction-{i}") or RandomBot(bot_rng.random())
             for i in range(game.n)}
 

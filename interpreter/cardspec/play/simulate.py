@@ -34,7 +34,7 @@ import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from .errors import CardspecError
+from ..errors import CardspecError
 
 Z95 = 1.959963984540054
 
@@ -231,7 +231,7 @@ def _game(ruleset, players, options, key=None):
     key = (key or ruleset, players, tuple(sorted((options or {}).items())))
     g = _GAMES.get(key)
     if g is None:
-        from .engine import Game
+        from ..engine import Game
         g = _GAMES[key] = Game(ruleset, players, options)
     return g
 
@@ -254,8 +254,8 @@ def _side_of(game, seat):
 def play_one(game, bot_specs, seed, index, policy=None) -> MatchResult:
     """Play match ``index`` of a simulation seeded ``seed``; ``bot_specs`` has one spec per seat."""
     import random
-    from .engine.slots import DEAL_NUMBER, TO_ACT
-    from .players import make_bot, take_turn
+    from ..engine.slots import DEAL_NUMBER, TO_ACT
+    from ..players import make_bot, take_turn
     n = game.n
     fast = [spec == "random" for spec in bot_specs]
     bots = [None if fast[k] else make_bot(bot_specs[k], seed=f"{seed}/{index}/bot{k}", game=game, policy=policy)
@@ -351,7 +351,7 @@ def simulate(ruleset, n: int, players: int | None = None, bots: str | None = Non
     game = _game(ruleset, players, options)
     players = game.n
     specs = bot_specs_for(players, bots, policy)
-    from .players import make_bot
+    from ..players import make_bot
     for k, spec in enumerate(specs):          # fail early, in this process, on a bad spec
         try:
             make_bot(spec, seed=0, game=game, policy=policy)

@@ -28,9 +28,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
-from .cards import CardError, normalize_code
-from .errors import CardspecError, IllegalAction
-from .play import describe_legal, display_lines, format_events, make_bots
+from ..cards import CardError, normalize_code
+from ..errors import CardspecError, IllegalAction
+from .terminal import describe_legal, display_lines, format_events, make_bots
 
 __all__ = ["CardTableApp", "card_text", "hand_groups", "playable_cards"]
 

@@ -11,8 +11,8 @@ import re
 import textwrap
 from pathlib import Path
 
-from .errors import CardspecError
-from .rules.loader import _describe, read_ruleset, resolve_path, schema_path
+from ..errors import CardspecError
+from ..rules.loader import _describe, read_ruleset, resolve_path, schema_path
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 

@@ -15,7 +15,7 @@ text API (``state.apply("pass 2C 3C 4C")``) keeps the compound forms.
 """
 from __future__ import annotations
 
-from .engine.choices import DONE_WORD, ActionCodec, ActionSpaceError
+from ..engine.choices import DONE_WORD, ActionCodec, ActionSpaceError
 
 __all__ = ["ActionCodec", "ActionSpaceError", "DONE_WORD", "codec"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .errors import CardspecError
+from ..errors import CardspecError
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 VISIBILITY = {"owner": "seen by its owner only", "all": "seen by everyone", "none": "seen by nobody",
@@ -426,8 +426,8 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
 
     Raises ``RulesetError`` (unreadable ruleset, bad options or player count).
     """
-    from .engine import Game
-    from .rules import read_ruleset
+    from ..engine import Game
+    from ..rules import read_ruleset
     rs = ruleset if not isinstance(ruleset, str) else read_ruleset(ruleset)
     game = Game(rs, players, options)
     ctx = _Ctx(game)

@@ -43,11 +43,11 @@ from collections import Counter
 import numpy as np
 import pyspiel
 
-from . import load
-from .errors import IllegalAction
-from .engine.determinize import Determinizer, DeterminizeError
+from .. import load
+from ..errors import IllegalAction
+from ..engine.determinize import Determinizer, DeterminizeError
 from .observation import ChanceRNG, NeedShuffle, ObservationEncoder, action_codec, seat_scores
-from .rules import read_ruleset
+from ..rules import read_ruleset
 
 __all__ = ["register", "short_name", "UTILITY_BOUND", "MAX_GAME_LENGTH"]
 

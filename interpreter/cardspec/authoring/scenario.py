@@ -21,12 +21,12 @@ import difflib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .cards import CardError, normalize_code
-from .engine import Game, State
-from .engine.fixed_deal import DealMismatch
-from .errors import CardspecError, IllegalAction, Problem, RulesetError, ScenarioError
-from .rules import read_scenario_yaml
-from .rules.loader import read_named_ruleset
+from ..cards import CardError, normalize_code
+from ..engine import Game, State
+from ..engine.fixed_deal import DealMismatch
+from ..errors import CardspecError, IllegalAction, Problem, RulesetError, ScenarioError
+from ..rules import read_scenario_yaml
+from ..rules.loader import read_named_ruleset
 
 KEYS = {"ruleset", "players", "options", "seed", "dealer", "deck", "deal", "actions", "expect"}
 EXPECT_KEYS = {"events", "legal_actions", "hands", "scores", "error", "terminal", "to_act"}

@@ -34,8 +34,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import load
-from .errors import IllegalAction
+from .. import load
+from ..errors import IllegalAction
 from .observation import ObservationEncoder, action_codec, seat_scores, start_scores
 
 __all__ = ["env", "raw_env", "CardspecEnv", "IllegalActionError"]

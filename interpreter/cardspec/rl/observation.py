@@ -41,8 +41,8 @@ import random
 
 import numpy as np
 
-from .errors import CardspecError
-from .engine.slots import SYSTEM_VARS
+from ..errors import CardspecError
+from ..engine.slots import SYSTEM_VARS
 
 _SEAT_SYSTEM = ("dealer", "winner", "declarer", "called_by", "sits_out")
 _VALUE_SYSTEM = ("deal_number", "trick_number", "tricks_total", "turn_number", "bid_number", "bid_rank",

@@ -20,8 +20,8 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from . import __version__
-from .errors import CardspecError
+from .. import __version__
+from ..errors import CardspecError
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:")
@@ -34,7 +34,7 @@ def diagnostics_for(path: str, text: str) -> list:
     ``line0``/``col0`` are 0-based (LSP positions); ``severity`` is ``"error"`` or ``"warning"``. Problems
     in another file of the ``extends:`` chain are placed on this file's ``extends:`` line.
     """
-    from .rules.loader import reading_overlay
+    from ..rules.loader import reading_overlay
     from .validate import validate_ruleset
     me = Path(path).resolve()
     with reading_overlay({me: text}):
@@ -97,7 +97,7 @@ def yaml_path_at(text: str, line: int) -> list:
 
 def _schema_at(path: list):
     """The schema node for a key path (following properties, items, $ref and the first of any/oneOf)."""
-    from .rules.loader import schema
+    from ..rules.loader import schema
     root = schema()
     node = root
 
@@ -140,7 +140,7 @@ def _schema_at(path: list):
 def key_completions(text: str, line: int) -> list:
     """Keys the schema allows at ``line``: ``[(key, description)]``."""
     _node, props = _schema_at(yaml_path_at(text, line))
-    from .rules.loader import schema
+    from ..rules.loader import schema
     root = schema()
     out = []
     for k, v in props.items():
@@ -165,7 +165,7 @@ def key_hover(text: str, line: int, key: str) -> str | None:
 @lru_cache(maxsize=1)
 def builtin_docs() -> dict:
     """Builtin name -> (signature, type, meaning, example) from docs/dsl.md's builtin table."""
-    from .rules.loader import _data_dir
+    from ..rules.loader import _data_dir
     path = _data_dir("docs") / "dsl.md"
     try:
         text = path.read_text(encoding="utf-8")
@@ -188,8 +188,8 @@ def name_completions(path: str, text: str) -> list:
     From the compiled game when the ruleset compiles (every zone, counter, var, option, definition and
     table value with its type), else from the file's own declarations; plus every builtin.
     """
-    from .lang import BUILTINS
-    from .rules.loader import read_ruleset, reading_overlay
+    from ..lang import BUILTINS
+    from ..rules.loader import read_ruleset, reading_overlay
     names = {}
     me = Path(path).resolve()
     with reading_overlay({me: text}):
@@ -207,7 +207,7 @@ def name_completions(path: str, text: str) -> list:
                         if isinstance(k, str):
                             names[k] = (kind, section)
             try:
-                from .engine import Game
+                from ..engine import Game
                 game = Game(rs)
                 for k, b in game.env.names.items():
                     if k not in names and not k.startswith("_"):
@@ -217,7 +217,7 @@ def name_completions(path: str, text: str) -> list:
                         names[k] = (names[k][0], b.type + (f"({', '.join(b.params)})" if b.params else ""))
             except CardspecError:
                 pass
-    from .engine.slots import SYSTEM_VARS
+    from ..engine.slots import SYSTEM_VARS
     for k, t, what in SYSTEM_VARS:
         names.setdefault(k, ("table value", f"{t}: {what}"))
     docs = builtin_docs()

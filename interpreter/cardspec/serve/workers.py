@@ -197,7 +197,7 @@ def _op_legal_page(r, seat, offset, limit, prefix, budget):
 def _op_try_act(r, seat, action, limit, budget):
     """Apply ``action`` to the replica: ``("ok", text)``, ``("illegal", message, count, head)`` or
     ``("over", scores)``. The replica moves on only when the action was accepted."""
-    from .errors import GameOver, IllegalAction
+    from ..errors import GameOver, IllegalAction
     from .protocol import cpu_budget
     st = r.state
     try:
@@ -223,7 +223,7 @@ def _op_bot(r, seat, spec, seed, timeout_seed, budget):
     """The move of the bot ``spec`` for ``seat`` (seeded ``seed``): ``("move", text)``, or past the CPU
     budget ``("timeout", text)``: a random legal action from ``timeout_seed`` (seed, seat and decision
     number), chosen within a fresh budget."""
-    from .players import RandomBot, make_bot
+    from ..players import RandomBot, make_bot
     from .protocol import CpuBudgetExceeded, cpu_budget, random_action_of
     st = r.state
     try:
@@ -322,7 +322,7 @@ def _context():
     import multiprocessing as mp
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["cardspec.workers", "cardspec.protocol"])
+        ctx.set_forkserver_preload(["cardspec.serve.workers", "cardspec.serve.protocol"])
         return ctx
     return mp.get_context("spawn")
 

@@ -36,9 +36,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from . import __version__
-from .players import RandomBot, make_bot
-from .errors import CardspecError, GameOver, IllegalAction
+from .. import __version__
+from ..players import RandomBot, make_bot
+from ..errors import CardspecError, GameOver, IllegalAction
 from .store import TableRecord, ruleset_hash, token_hash
 
 PROTOCOL_VERSION = 1
@@ -131,7 +131,7 @@ class Limits:
 # ---- schemas -------------------------------------------------------------------------
 def schema_dir():
     """Folder of the protocol's JSON Schemas (``schema/protocol`` in the source tree or the wheel)."""
-    from .rules import schema_path
+    from ..rules import schema_path
     return schema_path().parent / "protocol"
 
 
@@ -276,7 +276,7 @@ def ruleset_catalogue() -> list:
 
     A built-in file that does not load (a ruleset being written) is left out.
     """
-    from .rules import builtin_names, read_ruleset
+    from ..rules import builtin_names, read_ruleset
     out = []
     for name in builtin_names():
         try:
@@ -303,7 +303,7 @@ def ruleset_catalogue() -> list:
 
 @functools.lru_cache(maxsize=64)
 def _game(ruleset: str, players: int, options_json: str):
-    from . import load
+    from .. import load
     return load(ruleset, players, json.loads(options_json))
 
 
@@ -312,7 +312,7 @@ def _load_game(ruleset, players, options, private: bool = False):
     ``private`` one (a table where rules are typed at run time). Raises ``ProtocolError`` ``ruleset/invalid``."""
     try:
         if private:
-            from . import load
+            from .. import load
             return load(ruleset, players, options)
         return _game(ruleset, players, json.dumps(options, sort_keys=True))
     except CardspecError as e:
@@ -425,7 +425,7 @@ def listing_or_none(st, budget: float | None = None) -> list | None:
     """Every legal action of the seat to act (``State.legal_actions()``), or None when they are too many to
     list: more than ``MAX_LISTED`` (``TooManyActions``) or, with ``budget`` (CPU seconds, in a worker
     process), more than that budget can list. The state is unchanged either way."""
-    from .errors import TooManyActions
+    from ..errors import TooManyActions
     try:
         if budget is None:
             return st.legal_actions()
@@ -444,7 +444,7 @@ def legal_head_of(st, seat, limit: int, listing) -> tuple:
         return 0, []
     if listing is not None:
         return len(listing), listing[:limit]
-    from .engine.walk import legal_walk
+    from ..engine.walk import legal_walk
     head, complete = legal_walk(st, limit=limit)
     return (len(head) if complete else None), head
 
@@ -461,7 +461,7 @@ def legal_page_of(st, seat, offset: int, limit: int, prefix: str, listing) -> di
             p = prefix.lower()
             legal = [a for a in legal if a.lower().startswith(p)]
         return {"count": len(legal), "offset": offset, "actions": legal[offset:offset + limit]}
-    from .engine.walk import legal_walk
+    from ..engine.walk import legal_walk
     found, complete = legal_walk(st, prefix=prefix, limit=offset + limit)
     return {"count": len(found) if complete else None, "offset": offset, "actions": found[offset:offset + limit]}
 
@@ -472,7 +472,7 @@ def random_action_of(st, rng) -> str:
     legal = listing_or_none(st)
     if legal is not None:
         return legal[rng.randrange(len(legal))]
-    from .engine.walk import random_legal_action
+    from ..engine.walk import random_legal_action
     return random_legal_action(st, rng)
 
 
@@ -778,7 +778,7 @@ class Table:
 def ruleset_digest(name: str) -> str:
     """The content hash a stored table is bound to: of the merged ruleset (its extends: chain included), so a
     change in a base file counts too. Raises ``ProtocolError`` when the ruleset cannot be read."""
-    from .rules import read_ruleset
+    from ..rules import read_ruleset
     try:
         rs = read_ruleset(name)
     except CardspecError as e:

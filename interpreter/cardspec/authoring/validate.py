@@ -29,7 +29,7 @@ import dataclasses
 import random
 import time
 
-from .errors import BUG_HINT, Problem, RulesetError, _detail
+from ..errors import BUG_HINT, Problem, RulesetError, _detail
 
 MAX_PLAYERS = 64
 #: Deals of the schedule dealt per player count (a longer match repeats its shapes or ends by score).
@@ -134,7 +134,7 @@ def validate_ruleset(name_or_path: str, options: dict | None = None, play: bool 
 def _over_budget(name_or_path, where: dict, e: BaseException) -> Problem:
     """The problem for checks stopped by ``VALIDATE_SECONDS``: at the step that was running (the innermost
     ``Step`` in the traceback), else at the top of the file, saying what was being checked."""
-    from .engine.steps.base import Step
+    from ..engine.steps.base import Step
     step = None
     tb = e.__traceback__
     while tb is not None:
@@ -164,8 +164,8 @@ def internal_problem(file: str, e: BaseException, line: int = 0, col: int = 0, d
 
 
 def _validate(name_or_path: str, options: dict | None = None, play: bool = True, where: dict | None = None):
-    from .engine import Game
-    from .rules import read_ruleset
+    from ..engine import Game
+    from ..rules import read_ruleset
 
     try:
         rs = read_ruleset(name_or_path, strict=False)
@@ -237,13 +237,13 @@ def _unread_options(rs, options, games: dict) -> list:
     field; ``Game.options_read``) for any player count, nor with any other option at another of its
     values (``_option_values``, compiled for the smallest count): ``--option NAME=…`` would be accepted
     and change nothing (issue 20 item 4: an inherited option the variant hard-codes away)."""
-    from .engine import Game
+    from ..engine import Game
     read = set()
     for game in games.values():
         read |= game.options_read
     unread = [name for name in rs.options if name not in read]
     if unread:   # an option read only when another option has another value (inside a by_option case)
-        from .rules import by_option_nodes
+        from ..rules import by_option_nodes
         base = dict(options or {})
         choosers = {node["by_option"] for _, node in by_option_nodes(rs.data)}   # only they change what compiles
         for name, v in [(k, v) for k, v in _option_values(rs, base) if k in choosers][:MAX_OPTION_VARIANTS]:
@@ -278,8 +278,8 @@ def _deal_every_shape(game, problems: list, seen: set, prefix: str = ""):
     and counters as ``State`` resets them), from the cards of deal 1: a shuffle gathers them. What
     differs from a real match is only what earlier play left (scores, vars kept across deals); the
     random games of ``_random_games`` meet those."""
-    from .engine import State
-    from .engine.slots import DEAL_NUMBER, DEALER
+    from ..engine import State
+    from ..engine.slots import DEAL_NUMBER, DEALER
     try:
         first = State(game, seed=0, record=False)
     except RulesetError as e:
@@ -312,7 +312,7 @@ def _deal_every_shape(game, problems: list, seen: set, prefix: str = ""):
 
 def _option_extremes(rs, options, counts, problems: list, seen: set, where: dict):
     """Compile and deal (every deal shape) with each option at its extremes (module doc, item 4)."""
-    from .engine import Game
+    from ..engine import Game
     base = dict(options or {})
     for name, v in _option_values(rs, base)[:MAX_OPTION_VARIANTS]:
         shown = ("true" if v else "false") if isinstance(v, bool) else v
@@ -358,7 +358,7 @@ def _random_games(games: dict, problems: list):
     """``GAMES_PER_COUNT`` random games per player count through the public API: a random legal move
     (``State.random_move``), its text form, ``apply(text)``; views now and then; scores at the end.
     A fault is reported at its step with the seed (module doc, item 4)."""
-    from .errors import CardspecError
+    from ..errors import CardspecError
     counts = sorted(games)
     budget = PLAY_SECONDS / (len(counts) * GAMES_PER_COUNT)
     seen = set()

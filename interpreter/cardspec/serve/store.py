@@ -36,7 +36,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 
-from .errors import CardspecError
+from ..errors import CardspecError
 
 #: The tables both back ends create (portable SQL: TEXT/INTEGER/BIGINT only).
 SCHEMA = (

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import CardspecError
+from ..errors import CardspecError
 
 METADATA = {"name", "title", "description", "source", "extends"}
 SECTIONS = ["players", "deck", "zones", "counters", "vars", "actions", "options", "define", "match"]
@@ -72,7 +72,7 @@ def _changes(out, a, b, sec, path, item, xa, xb, depth):
 def compare(a, b, options_a=None, options_b=None) -> list:
     """The differences of two ``Ruleset``s after ``extends:`` and options: ``[(section, item, a_text, b_text,
     a_where, b_where)]``; a side that lacks the item has ``None`` text."""
-    from .engine.game import _resolve_by_option
+    from ..engine.game import _resolve_by_option
     da = _resolve_by_option(a.data, a.option_values(options_a))
     db = _resolve_by_option(b.data, b.option_values(options_b))
     out = []
@@ -113,7 +113,7 @@ def _counts(a, b) -> list:
 
 def prose(a, b, options_a=None, options_b=None) -> list:
     """Sentences: the first deal per common player count where it differs, and each changed step in words."""
-    from .engine import Game
+    from ..engine import Game
     from .explain import STEP_DESCRIBERS, _Ctx, _deal_sizes, step_kind
     out = []
     for n in _counts(a, b)[:16]:
@@ -168,8 +168,8 @@ def _stats(res) -> dict:
 def simulate_both(a_name, b_name, n: int, players: int | None, options_a=None, options_b=None, seed=0,
                   workers: int = 1, bots: str | None = None) -> list:
     """Lines comparing ``simulate`` of both at one player count (default: the smallest both allow)."""
-    from .rules import read_ruleset
-    from .simulate import simulate
+    from ..rules import read_ruleset
+    from ..play.simulate import simulate
     a, b = read_ruleset(a_name), read_ruleset(b_name)
     counts = _counts(a, b)
     if players is None:
@@ -209,7 +209,7 @@ def simulate_both(a_name, b_name, n: int, players: int | None, options_a=None, o
 
 def diff_text(a_name, b_name, options_a=None, options_b=None) -> str:
     """The whole report of ``cardspec diff`` (without --simulate). Raises ``RulesetError``."""
-    from .rules import read_ruleset
+    from ..rules import read_ruleset
     a, b = read_ruleset(a_name), read_ruleset(b_name)
     rows = compare(a, b, options_a, options_b)
     lines = [f"{a.name} → {b.name}"]
