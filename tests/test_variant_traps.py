@@ -231,10 +231,11 @@ def _author_locals(x, out):
 
 
 def test_every_step_parameter_is_a_reserved_name(monkeypatch):
-    """engine/names.py CONTEXT_NAMES lists the parameters steps give their expressions, so a declaration
+    """engine/compile/names.py CONTEXT_NAMES lists the parameters steps give their expressions, so a declaration
     that one would hide is refused; compiling every built-in ruleset shows no parameter outside it (a
     new step parameter must be added there)."""
-    from cardspec.engine import compiler, names
+    from cardspec.engine import compiler
+    from cardspec.engine.compile import names
     from cardspec.engine.slots import SYSTEM_VARS
     seen = set()
     original = compiler.Compiler.code

@@ -72,7 +72,7 @@ def _changes(out, a, b, sec, path, item, xa, xb, depth):
 def compare(a, b, options_a=None, options_b=None) -> list:
     """The differences of two ``Ruleset``s after ``extends:`` and options: ``[(section, item, a_text, b_text,
     a_where, b_where)]``; a side that lacks the item has ``None`` text."""
-    from ..engine.game import _resolve_by_option
+    from ..engine.compile.read import resolve_by_option as _resolve_by_option
     da = _resolve_by_option(a.data, a.option_values(options_a))
     db = _resolve_by_option(b.data, b.option_values(options_b))
     out = []

@@ -13,11 +13,13 @@ Seats are 0..n-1 clockwise; seat i+1 is at seat i's left (DESIGN.md).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
+from . import views as _views
 from .steps import base as _steps
 from .fixed_deal import apply_deal_override
-from .display import build_display
+from .choosing import SmallChoices
+from .model import Zone
+from .views import VIEW_LEGAL_LIMIT  # noqa: F401  (also named here, where it was first defined)
 from ..cards import CardError
 from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, RulesetError, TooManyActions, _detail
 from ..lang import RuleFault
@@ -33,16 +35,8 @@ from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_
 from .slots import (DECLARER, BID_NUMBER, BID_SUIT, BID_RANK, BID_CONTRACT, BID_LEVEL, CALLED_BY, ROUND_NUMBER,
                     DEAL_IN_ROUND, REDEALS, SITS_OUT)
 
-if TYPE_CHECKING:   # names for annotations only: the Game makes States, a State never makes a Game
-    from .game import Game, Zone
 
-
-#: Legal actions a view lists when they are too many to list all (``TooManyActions``): the first found
-#: through the small choices, with ``legal_more`` true (docs/actions.md, "Too many to list").
-VIEW_LEGAL_LIMIT = 500
-
-
-class State:
+class State(SmallChoices):
     """One position of a match. Make one with ``Game.new_state``.
 
     Public: ``to_act`` (seat or None), ``terminal``, ``legal_actions()``,
@@ -54,7 +48,7 @@ class State:
                  "plays", "flight", "queue", "carried", "history", "_stack_order", "_result", "_deal_override", "ts", "_cache",
                  "positions", "nxt", "partial", "_chpos")
 
-    def __init__(self, game: Game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
+    def __init__(self, game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
         self.n = n = game.n
         self.rng = rng if rng is not None else random.Random(seed)
@@ -560,183 +554,6 @@ class State:
         except Exception as e:  # noqa: BLE001
             raise self._failed(e) from None
 
-    # ---- small choices (engine/choices.py, docs/actions.md) ------------------------------------------
-    @property
-    def choosing(self) -> str:
-        """The small choices made so far of the decision in progress, as text (``""``: none)."""
-        return " ".join(self.partial)
-
-    def _options(self, step):
-        return self._options_at(step, self._chpos)
-
-    def _options_at(self, step, pos):
-        """``step.choice_options`` at partial position ``pos``; a failure of the rules as ``_failed``."""
-        try:
-            return step.choice_options(self, pos)
-        except CardspecError:
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise self._failed(e) from None
-
-    def _next_at(self, step, pos, chunk):
-        """``step.choice_next``: the partial position after the legal ``chunk`` at ``pos``."""
-        try:
-            return step.choice_next(self, pos, chunk)
-        except CardspecError:
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise self._failed(e) from None
-
-    def legal_choices(self) -> list:
-        """The small choices legal now (chunks of text: ``QS``, ``pass 2C``, ``3C``, ``done``), in a
-        stable order; each can be completed to a legal action. Empty when the match is over."""
-        if self.terminal:
-            return []
-        step = self.game.steps[self.pc]
-        if not step.compound:
-            return self.legal_actions()
-        return list(self._options(step)[0])
-
-    def choose(self, text: str, seat: int | None = None):
-        """Make one small choice (a chunk from ``legal_choices()``). When it completes an action, the
-        action is applied as if typed whole (history and log show the compound text); otherwise it is
-        kept in ``partial`` and the same seat is still to act.
-
-        Raises ``IllegalAction`` naming the legal small choices (state unchanged)."""
-        if seat is not None and not self.terminal and seat != self.v[TO_ACT]:
-            raise IllegalAction(seat, text, [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
-        if self.terminal:
-            raise GameOver(None, text, [], "given after the game ended")
-        step = self.game.steps[self.pc]
-        if not step.compound:
-            return self.apply(text)
-        chunk = " ".join(str(text).split())
-        opts = self._options(step)[0]
-        if chunk not in opts:
-            low = chunk.lower()
-            chunk = next((o for o in opts if o.lower() == low), None)
-            if chunk is None:
-                so_far = f" after '{self.choosing}'" if self.partial else ""
-                raise IllegalAction(self.v[TO_ACT], text, opts, f"not a legal small choice now{so_far}")
-        try:
-            pos = step.choice_next(self, self._chpos, chunk)
-            nxt, move = step.choice_options(self, pos)
-        except CardspecError:
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise self._failed(e) from None
-        if move is not None:
-            self._commit(step, move, step.text(self, move))
-        else:
-            self.partial = self.partial + (chunk,)
-            self._chpos = pos
-        return self
-
-    def legal_action_ids(self) -> list:
-        """The ids (``game.actions``) of the small choices legal now, sorted ascending, each once. A new
-        list on every call: the caller may keep or change it."""
-        c = self._cache
-        if c is None:
-            if self.terminal:
-                return []
-            f = self.game.steps[self.pc].id_fast
-            if f is not None:   # each legal move has one key and one id, by table look-ups: the hot path
-                try:
-                    keys = f[4](self)
-                except CardspecError:
-                    raise
-                except Exception as e:  # noqa: BLE001
-                    raise self._failed(e) from None
-                if not keys:
-                    raise self._failed(RuleFault(f"seat {self.v[TO_ACT]} has no legal action"))
-                # The keys (perhaps a list the state holds) are kept, not the ids handed out: apply_id
-                # checks the key of an id against them. (None, keys, None, the step's id_fast)
-                self._cache = (None, keys, None, f)
-                mode = f[3]
-                if not mode:
-                    return sorted(map(f[0], keys))
-                return list(map(f[0], keys)) if mode == 2 else sorted(set(map(f[0], keys)))
-        elif len(c) == 4:   # listed before by the hot path: the same ids again
-            return sorted(set(map(c[3][0], c[1])))
-        if self.terminal:
-            return []
-        step = self.game.steps[self.pc]
-        if step.compound:
-            return self.game.actions.ids(self.legal_choices())
-        return self._ids_cached(step)[2][:]
-
-    def _ids_cached(self, step):
-        """``(texts or None, moves, sorted ids, id → move, names)`` of a step whose actions are small,
-        cached like ``_legal_cached`` (``names``: the codec's chunk per id)."""
-        c = self._cache
-        if c is not None and len(c) > 2:
-            if c[2] is None:   # the hot path's cache: the ids from its keys
-                f = c[3]
-                c = self._cache = (None, None, sorted(set(map(f[0], c[1]))), f[1], f[2])
-            return c
-        codec = self.game.actions
-        table = step.__dict__.get("_id_table", False)
-        if table is False:
-            table = step.__dict__["_id_table"] = step.move_ids(codec)
-        try:
-            if table is None or c is not None:
-                c = c or self._legal_cached()
-                d = dict(zip(codec.ids_of(c[0]), c[1]))
-                c = self._cache = (c[0], c[1], sorted(d), d, codec._names)
-                return c
-            moves = step.legal(self)
-            if not moves:
-                raise RuleFault(f"seat {self.v[TO_ACT]} has no legal action")
-            tab = table[2]
-            ids = [tab[m] for m in moves] if tab is not None else table[0](self, moves)
-        except CardspecError:
-            raise
-        except Exception as e:  # noqa: BLE001
-            raise self._failed(e) from None
-        ids.sort()
-        if len(ids) != len(moves):   # the same card twice (two decks): once
-            ids = sorted(set(ids))
-        c = self._cache = (None, moves, ids, table[1], codec._names)
-        return c
-
-    def apply_id(self, i: int, seat: int | None = None):
-        """Make the small choice of id ``i`` (``game.actions``). Raises ``IllegalAction`` naming the
-        legal small choices when ``i`` is not legal now (state unchanged)."""
-        c = self._cache
-        if c is not None and len(c) == 4 and seat is None:   # the ids were listed by the hot path
-            f = c[3]
-            key = f[6].get(i) if type(i) is int else None
-            if key is not None and key in c[1]:
-                self._cache = None
-                self.history.append(f[2][i])
-                try:
-                    if f[5](self, key):
-                        self._finish_step()
-                except CardspecError:
-                    raise
-                except Exception as e:  # noqa: BLE001
-                    raise self._failed(e) from None
-                return self
-        if self.terminal:
-            raise GameOver(None, str(i), [], "given after the game ended")
-        codec = self.game.actions
-        step = self.game.steps[self.pc]
-        if seat is not None and seat != self.v[TO_ACT]:
-            raise IllegalAction(seat, str(i), [], f"not your turn (seat {self.v[TO_ACT]} is to act)")
-        if not step.compound:
-            c = self._ids_cached(step)
-            move = c[3][i] if i in c[2] else None
-            if move is None:
-                raise IllegalAction(self.v[TO_ACT], str(i), self.legal_choices(),
-                                    f"not a legal action id now ({codec.describe(i)})")
-            self._commit(step, move, codec._names[i])
-            return self
-        try:
-            text = codec.decode(i)
-        except ValueError as e:
-            raise IllegalAction(self.v[TO_ACT], str(i), self.legal_choices(), f"not an action id ({e})") from None
-        return self.choose(text, seat)
-
     def apply_move(self, move):
         """Apply an internal move (from ``step.legal``) without checks: the fast path for playouts."""
         self._cache = None
@@ -780,18 +597,11 @@ class State:
         except Exception as e:  # noqa: BLE001
             raise self._failed(e) from None
 
-    # ---- views ----------------------------------------------------------------
+    # ---- views (engine/views.py: one filter for views and logs) -------------------------------------
     def can_see(self, zone: Zone, owner, seat) -> bool:
-        vis = zone.visibility
-        if vis == "all":
-            return True
-        if seat is None:
-            return False
-        if vis == "owner":
-            return owner == seat
-        if vis == "all_but_owner":
-            return owner != seat
-        return False
+        """Whether ``seat`` (None: a spectator) sees the cards of ``zone`` held by ``owner`` (None: a
+        shared zone) now (``views.can_see``)."""
+        return _views.can_see(self, zone, owner, seat)
 
     def view(self, seat=None, log: bool = False, legal: bool = True) -> dict:
         """What ``seat`` may see, JSON-ready (``seat=None``: a spectator, public facts only).
@@ -810,83 +620,11 @@ class State:
         small choices and ``legal_more`` is true.
         """
         try:
-            return self._view(seat, log, legal)
+            return _views.view(self, seat, log, legal)
         except CardspecError:
             raise
         except Exception as e:  # noqa: BLE001
             raise self._failed(e) from None
-
-    def _view(self, seat, log, legal):
-        g = self.game
-        code = g.deck.code
-        # A seat that sits this deal out sees the table as a spectator does (docs/rulesets.md).
-        eye = None if g.may_sit_out and seat is not None and seat == self.v[SITS_OUT] else seat
-        zones = {}
-        for zn in g.zones:
-            if zn.name == "stock" and zn.visibility == "none" and zn.name not in (g.data.get("zones") or {}):
-                zones[zn.name] = {"count": len(self.z[zn.index])}
-                continue
-            if zn.per_seat:
-                per = {}
-                for owner, cards in enumerate(self.z[zn.index]):
-                    if zn.melds:
-                        per[str(owner)] = [[code[c] for c in m] for m in cards]
-                    elif self.can_see(zn, owner, eye):
-                        per[str(owner)] = [code[c] for c in g.deck.sorted(cards)] if zn.name == "hand" \
-                            else [code[c] for c in cards]
-                    else:
-                        per[str(owner)] = {"count": len(cards)}
-                zones[zn.name] = per
-            else:
-                cards = self.z[zn.index]
-                if zn.melds:
-                    zones[zn.name] = [[code[c] for c in m] for m in cards]
-                elif self.can_see(zn, None, eye):
-                    zones[zn.name] = [code[c] for c in cards]
-                else:
-                    k = self.face_up[zn.index]
-                    entry = {"count": len(cards)}
-                    if k:
-                        entry["face_up"] = [code[c] for c in cards[:k]]
-                    if zn.visibility == "top":   # a discard pile: only its top card shows
-                        entry["top"] = code[cards[-1]] if cards else None
-                    zones[zn.name] = entry
-        out = {
-            "seat": seat, "players": self.n, "deal": self.v[DEAL_NUMBER], "dealer": self.v[DEALER],
-            "to_act": self.to_act, "terminal": self.terminal,
-            "step": None if self.terminal else g.steps[self.pc].name,
-            "zones": zones,
-            "counters": {c.name: list(self.c[c.index]) if c.visibility == "all" else
-                         [x if i == eye else None for i, x in enumerate(self.c[c.index])] for c in g.counters},
-            "vars": {var.name: self.v[var.index] if var.type != "card" else self._code_or_none(self.v[var.index])
-                     for var in g.vars if var.shown_to(self, eye)},
-            "trick": [[st, code[c]] for st, c in self.plays],
-            "leader": self.v[LEADER], "led_suit": g.deck.suits[self.v[LED_SUIT]] if self.v[LED_SUIT] >= 0 else None,
-            "trump": g.deck.suits[self.v[TRUMP]] if self.v[TRUMP] >= 0 else None,
-            "scores": self.scores(),
-            "step_index": None if self.terminal else self.pc,
-            "system": {name: self.v[i] for i, (name, _, _) in enumerate(SYSTEM_VARS)},
-        }
-        if g.sides is not None:
-            out["sides"] = g.sides.view(self, eye)
-        if log:
-            out["log"] = self.log(seat)
-        if not self.terminal:
-            g.steps[self.pc].add_view(self, seat, out)
-        if seat is not None and self.to_act == seat and self.partial:
-            out["choosing"] = self.choosing   # the seat's own small choices so far (docs/actions.md)
-        out["display"] = build_display(g, out)
-        if legal and seat is not None and self.to_act == seat:
-            try:
-                out["legal_actions"] = self.legal_actions()
-            except TooManyActions:   # the first found through the small choices (docs/actions.md)
-                from .walk import legal_walk
-                out["legal_actions"] = legal_walk(self, limit=VIEW_LEGAL_LIMIT)[0]
-                out["legal_more"] = True
-        return out
-
-    def _code_or_none(self, face):
-        return self.game.deck.code[face] if face >= 0 else None
 
     def log_all(self) -> list:
         """Every event with every field (an omniscient log: replays, tests, referees)."""
@@ -898,158 +636,9 @@ class State:
         return len(self.events or ())
 
     def log(self, seat=None, since: int = 0) -> list:
-        """Events ``seat`` may see (``None``: public ones), private fields removed.
+        """Events ``seat`` may see (``None``: public ones), private fields removed (``views.log``).
 
         ``since``: look only at the events recorded after the first ``since`` (an ``event_count``
         taken earlier), so a follower fetches what is new without filtering the whole log again.
         """
-        out = []
-        events = self.events or ()
-        for ev in (events[since:] if since else events):
-            to = ev.get("_to")
-            if to is not None and (seat is None or seat not in to):
-                redacted = ev.get("_public")
-                if redacted is not None:
-                    out.append(dict(redacted))
-                continue
-            out.append({k: v for k, v in ev.items() if not k.startswith("_")})
-        return out
-
-
-def _guarded_play(play: list, indent: str) -> list:
-    """Statements of the generated API methods (``text_state_class``, ``fused_state_class``) that run a
-    step's ``play`` statements (which set ``done``) as ``State._commit`` runs ``step.apply``: the flow goes
-    on when the step is over, a coded error passes, any other failure of the rules is ``s._failed``'s
-    error; then ``return s``. ``indent``: the block's indentation."""
-    return [indent + ln for ln in ["try:"] + ["    " + x for x in play] + [
-        "    if done:",
-        "        s._finish_step()",
-        "except _CardspecError:",
-        "    raise",
-        "except Exception as e:",
-        "    raise s._failed(e) from None",
-        "return s"]]
-
-
-def text_state_class(game):
-    """A subclass of ``State`` for ``game`` whose ``legal_actions`` and ``apply`` are generated: at a
-    step with text statements (``Step.text_fused``: a trick step without ``choose:``/``auto:``) the
-    step's listing (``legal_texts``' statements) and its play of one card run inside the API method
-    itself — one Python frame per call instead of two — with the cache and history written as
-    ``State``'s methods write them. Any other position (another step, a ``seat`` given, an action not
-    in the listing, another spelling, the rules failing while listing) goes to ``State``'s own methods,
-    which answer as before. None when no step has such statements. Made once, at load; ``Game.new_state``
-    makes states of it (``fused_state_class`` builds on it; ``clone`` keeps the class)."""
-    from .steps.tricks import CHOICE
-    comp = getattr(game, "comp", None)
-    if comp is None:
-        return None
-    legal, apply = [], []
-    # Later steps first: the play of a deal comes after its passes and bids, and makes most decisions.
-    for pc, step in reversed(list(enumerate(game.steps))):
-        if not step.decision or step.compound:
-            continue
-        spec = step.text_fused()
-        if spec is None:
-            continue
-        listing, play = spec
-        chooses = getattr(step, "choose", None) is not None   # (moves from CHOICE on: State's own apply)
-        legal += [f"{'if' if not legal else 'elif'} s.pc == {pc}:",
-                  "    try:"] + ["        " + ln for ln in listing] + [
-                  "    except Exception:",      # the general method says why
-                  "        return _State_legal_actions(s)",
-                  "    if _r:",                 # (none: the general method raises the rules' fault)
-                  "        _t = list(map(_CODE_OF, _r))",
-                  "        s._cache = (_t, _r)",
-                  "        return _t[:]"]
-        apply += [f"{'if' if not apply else 'elif'} s.pc == {pc}:",
-                  "    try:",   # the listed text (anything else: the general method parses and checks it)
-                  "        p_card = _c[1][_c[0].index(_action)]",
-                  "    except (TypeError, ValueError, AttributeError):",
-                  "        return _State_apply(s, _action, seat)"] + (
-                  [f"    if p_card >= {CHOICE}:", "        return _State_apply(s, _action, seat)"]
-                  if chooses else []) + [
-                  "    s._cache = None",
-                  "    s.partial = ()",
-                  "    s._chpos = None",
-                  "    s.history.append(_action)"] + _guarded_play(play, "    ")
-    if not legal:
-        return None
-    game.ns.update({"_State_legal_actions": State.legal_actions, "_State_apply": State.apply,
-                    "_CardspecError": CardspecError})
-    f_legal = comp.function("", statements=[
-        "if s._cache is None and not s.terminal:"] + ["    " + ln for ln in legal] + [
-        "return _State_legal_actions(s)"], args="s")
-    f_apply = comp.function("", statements=[
-        "_c = s._cache",
-        "if _c is not None and seat is None:"] + ["    " + ln for ln in apply] + [
-        "return _State_apply(s, _action, seat)"], args="s, _action, seat=None")
-    f_legal.__doc__, f_apply.__doc__ = State.legal_actions.__doc__, State.apply.__doc__
-    f_legal.__name__, f_apply.__name__ = "legal_actions", "apply"
-    return type("State", (State,), {"__slots__": (), "__module__": State.__module__,
-                                    "legal_actions": f_legal, "apply": f_apply})
-
-
-def fused_state_class(game, codec):
-    """A subclass of ``State`` for ``game`` whose ``legal_action_ids`` and ``apply_id`` are generated:
-    at a step whose id hot path has statements (``Step.id_fused``), the step's legal cards and play
-    run inside the API method itself — one Python frame per call instead of two (or three), and the
-    key → id look-ups, cache and history written once, not through the step's tuple. Any other
-    position (another step, a cached listing, a ``seat`` given, an id that is not legal, the rules
-    failing while listing) goes to ``State``'s own methods, which answer as before. None when no step
-    has such statements. Made once, when the game's ``ActionCodec`` is built; ``Game.new_state``
-    then makes states of it (``clone`` keeps the class). The hot path's cache is the 4-tuple ``(None,
-    keys, None, id_fast)`` as ``State.legal_action_ids`` makes it; ``apply_id`` knows it by its last
-    item (every other cache ends with a list or the codec's names, never a step's ``id_fast``)."""
-    comp = getattr(game, "comp", None)
-    if comp is None:
-        return None
-    legal, apply = [], []
-    names = {"_State_legal_action_ids": State.legal_action_ids, "_State_apply_id": State.apply_id,
-             "_CardspecError": CardspecError, "_ID_NAMES": codec._names}
-    # Later steps first: the play of a deal comes after its passes and bids, and makes most decisions.
-    for pc, step in reversed(list(enumerate(game.steps))):
-        f = step.id_fast
-        if f is None or not step.decision or step.compound:
-            continue
-        spec = step.id_fused(codec)
-        if spec is None:
-            continue
-        keys, play, more = spec
-        k = f"_{pc}"
-        names.update(more)
-        names[f"_id_fast{k}"], names[f"_id_of{k}"], names[f"_key_of{k}"] = f, f[0], f[6].get
-        mode = f[3]
-        ids = f"sorted(map(_id_of{k}, c1))" if not mode else \
-            f"list(map(_id_of{k}, c1))" if mode == 2 else f"sorted(set(map(_id_of{k}, c1)))"
-        legal += [f"{'if' if not legal else 'elif'} s.pc == {pc}:",
-                  "    try:"] + ["        " + ln for ln in keys] + [
-                  "    except Exception:",      # the general method says why (state unchanged)
-                  "        return _State_legal_action_ids(s)",
-                  "    if c1:",
-                  f"        s._cache = (None, c1, None, _id_fast{k})",
-                  f"        return {ids}"]
-        apply += [f"{'if' if not apply else 'elif'} _hot is _id_fast{k}:",
-                  "    try:",   # (an id of any type: a look-up that fails leaves it to the general method)
-                  f"        p_card = _key_of{k}(_aid)",
-                  "    except TypeError:",
-                  "        p_card = None",
-                  "    if p_card is not None and p_card in _c[1]:",
-                  "        s.history.append(_ID_NAMES[_aid])",   # (first: an _aid no index leaves all as it was)
-                  "        s._cache = None"] + _guarded_play(play, "        ")
-    if not legal:
-        return None
-    game.ns.update(names)
-    f_legal = comp.function("", statements=[
-        "if s._cache is None and not s.terminal:"] + ["    " + ln for ln in legal] + [
-        "return _State_legal_action_ids(s)"], args="s")
-    f_apply = comp.function("", statements=[
-        "_c = s._cache",
-        "if _c is not None and seat is None:",
-        "    _hot = _c[-1]"] + ["    " + ln for ln in apply] + [
-        "return _State_apply_id(s, _aid, seat)"], args="s, _aid, seat=None")
-    f_legal.__doc__, f_apply.__doc__ = State.legal_action_ids.__doc__, State.apply_id.__doc__
-    f_legal.__name__, f_apply.__name__ = "legal_action_ids", "apply_id"
-    base = game._state_class   # (State, or text_state_class's: the text API's generated methods kept)
-    return type("State", (base,), {"__slots__": (), "__module__": State.__module__,
-                                   "legal_action_ids": f_legal, "apply_id": f_apply})
+        return _views.log(self, seat, since)

@@ -667,7 +667,7 @@ def _check_option_defaults(data: dict, pos: Positions) -> list:
 def _check_redefinitions(base: dict, child: dict, pos: Positions) -> list:
     """Problems of a variant's definition that has the name of a base definition but other parameters
     (``deal_points: 5`` over ``deal_points(s)``): it would be a second definition, not the override the
-    author meant. (One file defining a name twice is caught when the names are bound: cardspec.engine.names.)"""
+    author meant. (One file defining a name twice is caught when the names are bound: cardspec.engine.compile.names.)"""
     out = []
     bdefs, cdefs = base.get("define"), child.get("define")
     if not isinstance(bdefs, dict) or not isinstance(cdefs, dict):

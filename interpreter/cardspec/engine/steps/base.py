@@ -113,7 +113,7 @@ class Step:
         return self.legal(s)
 
     def text_fused(self):
-        """``(listing lines, play lines)``: statements for ``state.fused_state_class``'s generated
+        """``(listing lines, play lines)``: statements for ``compile.generate.fused_state_class``'s generated
         ``legal_actions``/``apply`` at this step, or None (the State's own methods answer)."""
         return None
 
@@ -198,7 +198,7 @@ class Step:
 
     def id_fused(self, codec):
         """The id hot path (``id_fast``) as statements, for the state's generated ``legal_action_ids`` /
-        ``apply_id`` (``state.fused_state_class``: no call into the step per action): ``(keys, play,
+        ``apply_id`` (``compile.generate.fused_state_class``: no call into the step per action): ``(keys, play,
         names)``, where the ``keys`` statements set ``c1`` to the keys ``id_fast`` lists (they read
         ``s``; no effect), the ``play`` statements make the move of key ``p_card`` exactly as
         ``id_fast``'s apply and set ``done`` to its answer, and ``names`` (name -> object) are added to

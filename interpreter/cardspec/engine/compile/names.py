@@ -1,4 +1,8 @@
-"""The names an author declares may not hide the engine's names, nor each other.
+"""Pass 4 of compiling (``engine/compile``): the names an author declares may not hide the engine's names,
+nor each other.
+
+Reads: ``env`` (the engine's names, bound by ``scope`` and ``deck``), ``options``, ``deck``, ``data``,
+``comp``. Adds nothing: problems only.
 
 A ruleset declares names under ``options:``, ``zones:``, ``counters:``, ``vars:`` and ``define:``;
 expressions read them. Each is one flat namespace with the names the engine binds itself (the system
@@ -11,14 +15,14 @@ Both played a different game without a word (issue 20, item 3); here each is a `
 at the declaring key. So is a ``define:`` parameter type that is not one of ``PARAM_TYPES`` (``c: crad``
 became an int and failed in play with "int has no attribute 'rank'").
 
-Called once per ``Game``, after the engine's own names are bound and before the author's are.
+Run once per ``Game``, after the engine's own names are bound and before the author's are.
 """
 from __future__ import annotations
 
 import difflib
 
-from ..lang import BUILTINS
-from .slots import SYSTEM_VARS
+from ...lang import BUILTINS
+from ..slots import SYSTEM_VARS
 
 #: Parameters the steps give the expressions they compile (docs/dsl.md, "Names by context").
 #: ``hand`` is left out on purpose: in a trick's ``play:``/``lead:`` it is the playing seat's hand,
@@ -41,6 +45,14 @@ CONTEXT_NAMES = {
     "level": "the place of the bid being made in the auction's list (an auction's parameter)",
     "passed": "whether the call was a pass (an auction's after_bid: parameter)",
 }
+
+ADDS = ()
+
+
+def run(g):
+    check_names(g, g.comp, g.data)
+    return g
+
 
 #: ``define:`` parameter types: ``name(c: card, s: suit, n)`` (no type: an int, e.g. a seat).
 PARAM_TYPES = ("card", "suit", "int", "seat", "cards")

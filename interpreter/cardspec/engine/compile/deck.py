@@ -1,0 +1,57 @@
+"""Pass 3 of compiling (``engine/compile``): the deck and the tables every expression reads of a card.
+
+Reads: ``data`` (``deck:``; copies and jokers may be expressions of options and players), ``comp``,
+``env``, ``ns``. Adds: ``deck`` (a ``cards.Deck``). Fills ``ns`` with the card tables the generated code
+indexes (``SUIT``, ``RANK``, ``STRENGTH``, ``POINTS``, ``COLOR``, ``CODE``, ``SORT_KEY``, …: one entry per
+card face and a last one for -1, "no card") and ``env`` with the deck's names (its suits, colours,
+ranks that are not digits, ``deck``).
+"""
+from __future__ import annotations
+
+from ...cards import COLORS, RANK_VALUES, SUIT_NAMES, CardError, Deck
+from ...errors import RulesetError
+from ...lang import CARD, COLOR, INT, SUIT, Binding, list_of, rank_strength_helper
+from .caps import deck_caps
+
+ADDS = ("deck",)
+
+
+def run(g):
+    comp, rs = g.comp, g.ruleset
+    dspec = g.data.get("deck") or {}
+    copies = comp.constant(dspec.get("copies", 1), ("deck", "copies"))
+    jokers = comp.constant(dspec.get("jokers", 0), ("deck", "jokers"))
+    copies, jokers = deck_caps(comp, dspec, copies, jokers)
+    try:
+        g.deck = Deck(ranks=[str(r) for r in dspec.get("ranks", [])], suits=[str(s) for s in dspec.get("suits", [])],
+                      copies=max(int(copies), 1), jokers=int(jokers), ace=str(dspec.get("ace", "high")),
+                      points=dspec.get("points") or {})
+    except CardError as e:
+        key = getattr(e, "key", None)
+        path = ("deck", "points", key) if key is not None else ("deck",)
+        raise RulesetError(rs.positions.problem(path, str(e), "e.g. hearts: 1, QS: 13, K: 10, joker: 30",
+                                                key=key is not None)) from None
+    g.env.deck = d = g.deck
+    # Expression tables carry one more entry, last, for -1 ("no card": `top` of an empty pile,
+    # `holder` of a card nobody holds): no suit, rank 0, no points, no colour, code "none".
+    g.ns.update(SUIT=d.suit + (-1,), PSUIT=d.suit + (-1,), RANK=d.rank + (0,), STRENGTH=d.strength + (0,),
+                _rank_strength=rank_strength_helper(d.rank_strength), POINTS=d.points_of + (0,),
+                COLOR=d.color + (COLORS["none"],), CODE=d.code + ("none",),
+                SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits),
+                DECK=d.cards)
+    _card_names(g)
+    return g
+
+
+def _card_names(g):
+    d, env = g.deck, g.env
+    for i, s in enumerate(d.suits):
+        env.names[SUIT_NAMES[s]] = Binding(str(i), SUIT, const=True)
+    for color, v in COLORS.items():
+        if color != "none":
+            env.names[color] = Binding(str(v), COLOR, const=True)
+    for r in d.ranks:
+        value = 1 if (r == "A" and d.ace == "low") else RANK_VALUES[r]
+        if not r.isdigit():
+            env.names[r] = Binding(str(value), INT, const=True)
+    env.names["deck"] = Binding("DECK", list_of(CARD), const=True)

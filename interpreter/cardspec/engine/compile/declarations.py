@@ -1,0 +1,140 @@
+"""Pass 5 of compiling (``engine/compile``): what the ruleset declares — the deck's effective suits, zones,
+counters, vars and sides.
+
+Reads: ``data`` (``deck: suit_of:``, ``zones:``, ``counters:``, ``vars:``, ``sides:``), ``deck``, ``comp``,
+``env``, ``ns``. Adds: ``zones``/``zone`` (list and by name of ``model.Zone``; ``stock`` is always there),
+``stock`` (its index), ``counters``/``counter``, ``vars``/``var`` (``model.Var``; their ``seen_by``,
+``public_when`` and ``guess`` expressions are compiled by the next pass, which may read definitions:
+``_pending_vis``) and ``sides`` (``engine/sides.py``, or None). Binds every declared name in ``env``
+to its slot of the State (``s.z[i]``, ``s.c[i]``, ``s.v[i]``).
+"""
+from __future__ import annotations
+
+import re
+
+from .. import sides as _sides
+from ..compiler import INTS, SEAT_ZONE, ZONE, Compiler
+from ..model import Counter, Var, Zone
+from ..slots import SYSTEM_VARS
+from ...cards import CardError
+from ...lang import CARD, INT, SUIT, Binding, list_of
+
+ADDS = ("zones", "zone", "stock", "counters", "counter", "vars", "var", "_pending_vis", "sides")
+
+
+def run(g):
+    comp, data, env = g.comp, g.data, g.env
+    dspec = data.get("deck") or {}
+    if dspec.get("suit_of") is not None:
+        _suit_of(g, comp, dspec["suit_of"])
+    # Zones.
+    g.zones = []
+    zspec = data.get("zones") or {}
+    for name, spec in zspec.items():
+        spec = spec or {}
+        vis = spec.get("visibility", "owner" if spec.get("owner") == "seat" else "all")
+        g.zones.append(Zone(name, len(g.zones), spec.get("owner") == "seat", vis, spec.get("help", ""),
+                            bool(spec.get("melds", False)), str(spec.get("order", "all")),
+                            str(spec.get("label") or name.replace("_", " "))))
+        if g.zones[-1].order == "top_only" and (g.zones[-1].per_seat or g.zones[-1].melds):
+            comp.problem(("zones", name, "order"), "order: top_only is for a shared zone of cards "
+                         "(a per-seat zone is already keyed as a set of cards)")
+    if "stock" not in zspec:
+        g.zones.append(Zone("stock", len(g.zones), False, "none", "the undealt cards"))
+    g.zone = {z.name: z for z in g.zones}
+    # zone index -> name of the zones declared order: top_only (their uses are checked as compiled)
+    comp.top_only = {z.index: z.name for z in g.zones if z.order == "top_only"}
+    for z in g.zones:
+        zt = SEAT_ZONE if z.per_seat else ZONE
+        env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt)
+    env.seat_zones = frozenset(f"s.z[{z.index}]" for z in g.zones if z.per_seat and not z.melds)
+    g.stock = g.zone["stock"].index
+    # Counters (per seat) and vars (scalar).
+    g.counters = []
+    for name, spec in (data.get("counters") or {}).items():
+        spec = spec or {}
+        c = Counter(name, len(g.counters), spec.get("per", "match"),
+                    int(comp.constant(spec.get("initial", 0), ("counters", name, "initial"))))
+        c.visibility = str(spec.get("visibility", "all"))
+        c.label, c.show = _display_decl(spec, {True: "seats", "teams": "teams"})
+        g.counters.append(c)
+        env.names[name] = Binding(f"s.c[{c.index}]", INTS)
+    g.counter = {c.name: c for c in g.counters}
+    g.vars = []
+    g._pending_vis = pending_vis = []   # (var, spec): seen_by/public_when/guess, compiled once every var has its name
+    for name, spec in (data.get("vars") or {}).items():
+        if not isinstance(spec, dict):
+            spec = {"default": spec}
+        default = spec.get("default", 0)
+        t = spec.get("type") or ("bool" if isinstance(default, bool) else "int" if isinstance(default, int)
+                                 else "suit" if str(default) in ("no_suit",) else "int")
+        if t == "suit":
+            default = -1 if default in (None, "no_suit") else g.deck.suit_index(str(default))
+        elif t == "card":   # a card code, or none / no_card (-1)
+            default = _card_default(g, comp, name, default)
+        elif t == "seat":   # a seat number, or none (-1)
+            default = -1 if default in (None, "none", -1) else int(default) if isinstance(default, int) else 0
+        v = Var(name, len(SYSTEM_VARS) + len(g.vars), t, default, spec.get("per", "deal"))
+        vis = str(spec.get("visibility", "all"))
+        if vis not in ("all", "none"):
+            comp.problem(("vars", name, "visibility"), f"a var's visibility is all or none (one seat: seen_by:), "
+                         f"not '{vis}'")
+        v.hidden = vis == "none"
+        v.label = _display_decl(spec, {True: "value"})[0]
+        pending_vis.append((v, spec))
+        g.vars.append(v)
+        env.names[name] = Binding(f"s.v[{v.index}]", {"seat": INT, "card": CARD}.get(t, t))
+    g.var = {v.name: v for v in g.vars}
+    # Sides (docs/sides.md): the names partner, alone, partner_known, on_declarer_side(s) exist
+    # before define: (definitions and scores use them); its expressions compile after.
+    g.sides = _sides.install(g, data["sides"]) if data.get("sides") is not None else None
+    if g.sides is not None:
+        _sides.add_played_effect(data.get("deal") or [])
+    return g
+
+
+def _display_decl(spec, shows):
+    """``(label, show)`` of a counter's or var's ``label:``/``show:`` (docs/rulesets.md, "What a view
+    shows"): shown only with a label and unless ``show: false``; ``shows`` maps a ``show:`` value to
+    its kind (``True``: the default kind). Unlabelled: ``("", "")``, a bookkeeping value."""
+    label = str(spec.get("label") or "").strip()
+    show = spec.get("show", True)
+    if not label or show is False:
+        return "", ""
+    return label, shows.get(show, shows[True])
+
+
+def _card_default(g, comp, name, default):
+    if default in (None, "none", "no_card", -1):
+        return -1
+    try:
+        return g.deck.face(str(default))
+    except CardError:
+        comp.problem(("vars", name, "default"), f"'{default}' is not a card of this deck",
+                     "a card var's default is a card code (AS) or none")
+        return -1
+
+
+def _suit_of(g, comp: Compiler, text):
+    """``deck: suit_of:`` (docs/tricks.md): every card's effective suit, as a table made now.
+
+    The expression sees ``card`` (``card.suit`` is still the printed suit here) and options; it may
+    not read the state. Afterwards ``card.suit`` in every expression, following and the led suit
+    are the effective suit (``SUIT``); ``card.printed_suit`` reads ``PSUIT``.
+    """
+    path = ("deck", "suit_of")
+    code = comp.code(text, path, (("card", CARD),), (SUIT,))
+    if code is None:
+        return
+    d = g.deck
+    if re.search(r"\bs\.|\(s[,)]", code.src):
+        comp.problem(path, "suit_of may read only the card and options (it is made into a table at load)",
+                     "e.g. if card.rank == Q or card.rank == J then diamonds else card.suit")
+        return
+    f = comp.function(code.src, (("card", CARD),))
+    table = []
+    for face in range(d.n_faces):
+        x = f(None, face)
+        table.append(x if 0 <= x < len(d.suits) else -1)
+    d.set_effective_suits(table)
+    g.ns.update(SUIT=tuple(table) + (-1,), SORT_KEY=d.sort_key)
