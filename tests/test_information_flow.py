@@ -20,6 +20,7 @@ says so, so that a new such dependency is looked at rather than hidden).
 """
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,67 @@ def test_no_seat_learns_a_card_it_cannot_see(path, players):
     checkable = [r for r in reports if r.same >= MIN_COMPARED]
     assert 2 * len(checkable) > len(reports), (
         f"{path.stem} with {players}: too few re-deals inside the information set to judge: {_summary(reports)}")
+
+
+# ---- the check can fail ----------------------------------------------------------------------------
+
+#: Hearts where each seat first puts one card aside face down (not the 2♣, which leads). ``SECRET``:
+#: whether the action's event is shown to the acting seat only (``secret: true``, docs/turns.md) or to
+#: every seat (``secret: false``: every seat reads ``bury QS`` — issue 32's leak, written on purpose).
+#: ``FROM``: whose hand the buried card comes from (the left neighbour's: each seat's legal actions
+#: then name cards it cannot see).
+VARIANT = textwrap.dedent("""\
+    extends: hearts
+    name: hearts-bury
+    title: Hearts with a card put aside
+    description: Hearts where each seat first puts one card aside face down.
+    zones:
+      buried: {owner: seat, visibility: owner, help: The card put aside face down.}
+    actions:
+      bury:
+        help: Put one card aside face down.
+        params: {card: {card: FROM, where: "card != 2C"}}
+        secret: SECRET
+        effects:
+          - move: {from: FROM, to: "buried[seat]", cards: "[card]"}
+    deal:
+      - id: bury
+        before: pass
+        turns:
+          first: left_of(dealer)
+          until: turn_number >= players
+          turn:
+            - one: bury
+    """)
+
+
+def _variant(tmp_path, secret: bool, source: str = "hand[seat]") -> Path:
+    path = tmp_path / "hearts-bury.yaml"
+    path.write_text(VARIANT.replace("SECRET", "true" if secret else "false").replace("FROM", f'"{source}"'))
+    return path
+
+
+def test_the_check_catches_a_face_down_card_logged_to_all(tmp_path):
+    """A ruleset whose face-down ``bury`` is logged to every seat (issue 32's leak, on purpose) fails:
+    each other seat's log differs in the ``action`` event when the buried card is renamed."""
+    reports = _check(_variant(tmp_path, secret=False), 4, seeds=(1, 2))
+    leaks = [leak for r in reports for leak in r.leaks]
+    assert leaks, f"the leak was not seen: {_summary(reports)}"
+    assert any("log differs" in leak and "'action': 'bury " in leak for leak in leaks), leaks[:3]
+
+
+def test_the_check_catches_legal_actions_naming_unseen_cards(tmp_path):
+    """A ruleset where a seat buries a card of its left neighbour's hidden hand fails: the seat's legal
+    actions name cards it cannot see (the action's event is secret: the log stays clean)."""
+    reports = _check(_variant(tmp_path, secret=True, source="hand[left_of(seat)]"), 4, seeds=(1, 2))
+    leaks = [leak for r in reports for leak in r.leaks]
+    assert any("legal actions" in leak for leak in leaks), (leaks[:3], _summary(reports))
+
+
+def test_the_same_variant_kept_secret_passes(tmp_path):
+    """The control: the same ruleset with ``secret: true`` shows the buried card to its owner only, and
+    the check finds nothing while comparing as many re-deals as for a built-in."""
+    reports = _check(_variant(tmp_path, secret=True), 4, seeds=(1, 2))
+    leaks = [leak for r in reports for leak in r.leaks]
+    assert not leaks, leaks[:3]
+    assert all(r.same >= MIN_COMPARED for r in reports), _summary(reports)
