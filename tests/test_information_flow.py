@@ -48,9 +48,10 @@ LEAKING = {("napoleon", n): ISSUE_32 for n in (4, 5, 6)} | {("sheepshead", n): I
 #: say so (such re-deals are outside the seat's information set, counted as ``published``).
 PUBLISHED = {
     "goninkan": "the holders of the trump ace and the joker announce 'kan', known to all at once "
-                "(goninkan.md, Partners): the kan event, the chairs of a seat change",
-    "burraco": "the deal's score counts the cards left in the hands and an untaken pot (burraco.md, Scoring)",
-    "burraco-fibur": "the deal's score counts the cards left in the hands and an untaken pot (burraco.md, Scoring)",
+                "(goninkan.md, 'Partners'): the kan event, the chairs after a seat change",
+    "burraco": "the deal's score takes off the values of the cards left in the hands, and of a pot taken but "
+               "never played (burraco.md, 'Scoring a deal', 'Pots')",
+    "burraco-fibur": "as burraco (burraco.md, 'Scoring a deal'): the deal score counts the cards left in the hands",
 }
 
 
