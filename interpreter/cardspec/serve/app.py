@@ -70,7 +70,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     """The ASGI app with its own table registry (``app.state.registry``) and bot runner.
 
     ``allow_origins``: the Origins a browser page may open ``/ws`` from (``origin_allowed``; default:
-    the same host only). ``store``: a ``cardspec.store.Store``; its open tables are replayed when the app
+    the same host only). ``store``: a ``cardspec.serve.store.Store``; its open tables are replayed when the app
     starts, and every table and action is written to it before it is acknowledged (docs/protocol.md).
     """
     allow_origins = tuple(allow_origins or ())
@@ -115,7 +115,7 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
     async def lifespan(app):
         loops[:] = [asyncio.get_running_loop()]
         await asyncio.to_thread(_warm_up)   # read every built-in, build every schema check, before the first message
-        # the worker processes (cardspec.workers) start meanwhile: the first call that needs one waits for it
+        # the worker processes (cardspec.serve.workers) start meanwhile: the first call that needs one waits for it
         threading.Thread(target=workers.start, name="cardspec-workers-start", daemon=True).start()
         if store is not None:
             done = registry.restore()

@@ -13,7 +13,7 @@ from .runner import EngineRunner
 
 class StoreFollower:
     """Pushes the changes other server processes make to a shared store (PostgreSQL) to this process's
-    clients: each note (``cardspec.store.parse_note``) of an action appended to a table open here has
+    clients: each note (``cardspec.serve.store.parse_note``) of an action appended to a table open here has
     the table read the actions it missed (``Table.catch_up``, in the ``EngineRunner``, so it is ordered
     with this process's own calls on the table), which tells its followers as any change does; a table
     closed elsewhere is closed here too. Notes that arrive while a table is catching up are folded into

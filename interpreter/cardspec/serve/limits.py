@@ -27,7 +27,7 @@ class Limits:
     ``max_connections`` all of them; a connection that has not sent a whole request within
     ``connection_timeout`` seconds is closed, and a WebSocket that joined no table and sent nothing
     for ``idle_timeout``. One engine call may take ``max_call_seconds`` of CPU and, in the HTTP
-    server's worker processes (``cardspec.workers``), grow a worker's memory by ``max_call_memory``
+    server's worker processes (``cardspec.serve.workers``), grow a worker's memory by ``max_call_memory``
     bytes (None: no bound).
     """
 
@@ -95,7 +95,7 @@ def cpu_budget(seconds: float | None):
     """At most ``seconds`` of this process's CPU time (user + system: ``ITIMER_PROF``) for the block, then
     ``CpuBudgetExceeded`` is raised in it. Only in the main thread of a platform with ``setitimer`` (the
     stdio server); elsewhere, and for ``None``, no limit (the HTTP server budgets its worker threads
-    itself: ``cardspec.server.EngineRunner``)."""
+    itself: ``cardspec.serve.runner.EngineRunner``)."""
     if (seconds is None or not hasattr(signal, "setitimer")
             or threading.current_thread() is not threading.main_thread()):
         yield

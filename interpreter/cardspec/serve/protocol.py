@@ -3,7 +3,7 @@
 Transport-independent: ``Session.handle(line)`` takes one message (text or bytes, one JSON
 object) and returns the replies; ``Session.updates()`` returns the pushed ``update``
 messages of the tables it joined that changed since. ``serve_stdio`` runs it over
-line-delimited JSON; ``cardspec.server`` runs it over WebSocket. docs/protocol.md describes
+line-delimited JSON; ``cardspec.serve.server`` runs it over WebSocket. docs/protocol.md describes
 every message and schema/protocol/*.schema.json gives each one's JSON Schema (Draft 2020-12);
 incoming messages are checked against those schemas.
 
@@ -18,7 +18,7 @@ carry ``seed_sha256``, a salted commitment, and the seed and salt once the match
 
 Only the public engine API is used: ``cardspec.load``, ``Game.new_state``, ``State.to_act``,
 ``terminal``, ``legal_actions``, ``apply``, ``view``, ``log``, ``scores``; bots get a view
-and the legal actions (``cardspec.bots``).
+and the legal actions (``cardspec.players``).
 
 This module is the protocol's face: each part lives in a module of its own, and every name is re-exported here
 (``from cardspec.serve.protocol import Session`` works as it always did):

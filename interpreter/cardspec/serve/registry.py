@@ -32,7 +32,7 @@ class Registry:
         self.clock = clock
         self.on_change = None
         self.on_close = None
-        self.store = store          # cardspec.store.Store, or None: tables live in memory only
+        self.store = store          # cardspec.serve.store.Store, or None: tables live in memory only
         self.unavailable = {}       # table id -> why a stored table was not restored
         self.remote = None          # given to every table (Table.remote): the HTTP server's worker processes
 

@@ -122,7 +122,7 @@ class EngineRunner:
       or connection, that created them) and ``workers`` in all, so one client's slow tables cannot take
       every thread;
     - gets ``budget`` CPU seconds (``Limits.max_call_seconds``, the thread's own CPU clock; and, as a
-      backstop, ``cardspec.workers.wall_limit(budget)`` + 5 s of wall time: a thread waiting for a worker
+      backstop, ``cardspec.serve.workers.wall_limit(budget)`` + 5 s of wall time: a thread waiting for a worker
       process uses no CPU, and the worker has its own limits). Past it the call is interrupted (``OverBudget`` raised in its thread) and
       ``ProtocolError`` ``table/over_budget`` raised here; a call that changes the state (``mutates``)
       may have left it half done, so its table is closed (reason ``over_budget``).
@@ -185,7 +185,7 @@ class EngineRunner:
         job = _Job(fn, loop)
         self._pool.submit(job, self.workers)
         # A backstop only (the thread's CPU clock is the budget): a thread waiting for a worker process uses
-        # no CPU, and the worker has its own limits (cardspec.workers), which answer first.
+        # no CPU, and the worker has its own limits (cardspec.serve.workers), which answer first.
         wall = loop.time() + wall_limit(budget) + 5
         since = [None]   # when the job was interrupted
 

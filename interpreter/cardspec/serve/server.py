@@ -3,7 +3,7 @@
 An ASGI app (Starlette) served by uvicorn:
 
 - ``GET /`` — the browser table (``cardspec/web/``: plain HTML, CSS and JS), ``/static/…`` its files;
-- ``WS /ws`` — the protocol of ``cardspec.protocol``: one JSON message per WebSocket text frame;
+- ``WS /ws`` — the protocol of ``cardspec.serve.protocol``: one JSON message per WebSocket text frame;
 - ``GET /api/rulesets`` — the built-in rulesets (the ``rulesets`` message);
 - ``GET /api/tables`` — open tables, public facts only (the ``tables`` message);
 - ``POST /api/tables`` — create a table: the body is a ``create`` message without ``type``;
@@ -15,7 +15,7 @@ The engine's work (creating a table, an action and its judgement, views with the
 bot moves) runs off the event loop in ``EngineRunner``: one thread per call, one call per table at
 a time, a fair share of threads per owner, and a CPU budget per call (``max_call_seconds``); the
 work whose cost a client controls (bot moves, legal-action listings, rules typed during play) runs
-from those threads in worker processes (``cardspec.workers``), each call within the CPU budget and
+from those threads in worker processes (``cardspec.serve.workers``), each call within the CPU budget and
 a memory bound (``max_call_memory``), so no client can freeze the others by holding this process's
 GIL. Bots play server-side, one move per ``bot_delay`` seconds per table.
 Tables idle for

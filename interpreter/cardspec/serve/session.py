@@ -62,7 +62,7 @@ class Session:
     async def handle_async(self, data, run) -> list:
         """``handle`` for a server: cheap messages are answered at once; the engine's work (``create``'s game
         and deal, ``ENGINE_MESSAGES``) is ``await run(table, fn, mutates=…, owner=…)``, which runs ``fn`` off the
-        event loop within a time budget (``cardspec.server.EngineRunner``). Never raises."""
+        event loop within a time budget (``cardspec.serve.runner.EngineRunner``). Never raises."""
         msg_id = None
         try:
             msg = self._parse(data)
@@ -112,7 +112,7 @@ class Session:
     def _limited(self, table, fn):
         """``fn()`` within ``budget`` CPU seconds (none when ``budget`` is None). Past it: the table (if any) is
         closed (the call may have left its state half changed) and ``table/over_budget`` raised, as the HTTP
-        server does (``cardspec.server.EngineRunner``)."""
+        server does (``cardspec.serve.runner.EngineRunner``)."""
         if self.budget is None:
             return fn()
         try:

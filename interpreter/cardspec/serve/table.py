@@ -39,13 +39,13 @@ class Table:
         self.seed, self.seed_given = seed, seed_given
         self.seed_salt = seed_salt or secrets.token_hex(16)
         self.seed_sha256 = seed_commitment(seed, self.seed_salt)
-        self.store = None           # a cardspec.store.Store: every action is written before it is acknowledged
+        self.store = None           # a Store (cardspec.serve.store): every action is written before it is acknowledged
         self.applied = []           # (seat, canonical text) of every action, in order
         self.game = _load_game(ruleset, players, options)
         self.private = "_SR_RULES" in self.game.ns
         if self.private:   # rules typed at run time are compiled into their Game (cardspec._secret):
             self.game = _load_game(ruleset, players, options, private=True)   # a Game of its own, freed with the table
-        #: None, or what runs this table's heavy calls elsewhere (``cardspec.workers.RemoteEngine``: the HTTP
+        #: None, or what runs this table's heavy calls elsewhere (``cardspec.serve.workers.RemoteEngine``: the HTTP
         #: server's worker processes): legal-action listings, bot moves, and the first try of an action
         #: at a table with rules typed during play. ``remote.call(table, op, **args)`` raises ProtocolError.
         self.remote = None
@@ -122,7 +122,7 @@ class Table:
                                 to_act=st.to_act)
         if self.private and self.remote is not None:
             # A rule typed now is compiled, and a card judged, by a worker first: this process applies only an
-            # action the worker accepted (``cardspec.workers``), so a costly rule never runs here.
+            # action the worker accepted (``cardspec.serve.workers``), so a costly rule never runs here.
             tried = self.remote.call(self, "try_act", seat=seat, action=action, limit=self.max_legal)
             if tried[0] == "over":
                 raise ProtocolError("action/game_over", "the match is over", scores=tried[1])

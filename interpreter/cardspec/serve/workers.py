@@ -1,6 +1,6 @@
 """Worker processes for the HTTP server's heavy engine calls (issue 16: a server no client can freeze).
 
-The server (``cardspec.server``) keeps every table's authoritative ``State`` and applies actions itself
+The server (``cardspec.serve.server``) keeps every table's authoritative ``State`` and applies actions itself
 (cheap), but the calls whose cost a client controls run in a small pool of worker *processes*, so they
 never hold the server process's GIL (which its event loop needs to answer anyone) and each is bounded in
 CPU time and in memory:
@@ -97,7 +97,7 @@ class _Worker:
 class WorkerPool:
     """``size`` worker processes (see the module doc), shared by the server's engine threads.
 
-    ``call`` is blocking and thread-safe: a thread (``cardspec.server.EngineRunner``) waits on a pipe,
+    ``call`` is blocking and thread-safe: a thread (``cardspec.serve.runner.EngineRunner``) waits on a pipe,
     which releases the GIL. ``memory``: bytes a worker's address space may grow by in one call (None:
     no bound). ``stats``: calls, workers started and replaced, calls over their CPU or memory bound.
     """
@@ -339,7 +339,7 @@ class BudgetError(Exception):
 
 
 class RemoteEngine:
-    """What a ``cardspec.protocol.Table`` calls (``Table.remote``) for its heavy work: ``call(table, op,
+    """What a ``cardspec.serve.table.Table`` calls (``Table.remote``) for its heavy work: ``call(table, op,
     **args)`` runs ``op`` in the ``WorkerPool`` within the registry's limits and turns a budget overrun,
     a lost worker or a worker's error into a ``ProtocolError`` (``table/over_budget``, ``server/internal``)."""
 
