@@ -195,6 +195,7 @@ def check_message(msg: dict, direction: str = "client") -> None:
         raise ProtocolError("message/invalid", f"{kind}: {where}: {e.message}")
 
 
+# ---- writing a message ------------------------------------------------------------------
 def internal_error(e: BaseException, where: str = "") -> ProtocolError:
     """A ``server/internal`` error for an unexpected exception: one line on stderr, no traceback."""
     text = f"{type(e).__name__}: {str(e)[:300]}"

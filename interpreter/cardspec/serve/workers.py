@@ -77,7 +77,6 @@ class WorkerLost(Exception):
     """The worker process died, or was killed for running past its wall-clock limit, during a call."""
 
 
-# ---- in the server process ---------------------------------------------------------------------------
 def _context():
     import multiprocessing as mp
     if "forkserver" in mp.get_all_start_methods():
