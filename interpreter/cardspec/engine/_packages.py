@@ -4,7 +4,7 @@ those names on the face sets it in every part that holds it, as it did in the on
 ``monkeypatch.setattr(cardspec.engine.melds, "_sets", counted)`` (a test counting the card sets listed)
 reaches ``melds_in``, which reads ``_sets`` among the globals of its own part; so does a setting such as
 ``cardspec.players.solve.CACHE_STATES``. Reading a name on the face costs nothing more; only setting and
-deleting one go through ``_Face``.
+deleting one go through ``_OneNamespace``.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from types import ModuleType
 _MISSING = object()
 
 
-class _Face(ModuleType):
+class _OneNamespace(ModuleType):
     """A package's module object whose names are also its parts' names (module doc)."""
 
     def __setattr__(self, name, value):
@@ -43,4 +43,4 @@ def _forward(face, name, value):
 
 def one_namespace(package: str) -> None:
     """Make the loaded package ``package`` (a dotted name) set the names it re-exports in its parts too."""
-    sys.modules[package].__class__ = _Face
+    sys.modules[package].__class__ = _OneNamespace
