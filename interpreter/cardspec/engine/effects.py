@@ -44,7 +44,7 @@ _TURN_ONLY_HINT = {
     "next_seat": "in a tricks step the winner leads the next trick (tricks: next_leader: chooses otherwise)",
     "repetition": "repetition: watches the positions of a turns step",
 }
-#: More effect kinds from other modules: name -> ``f(game, comp, body, path, params) -> lines`` (e.g. _melds.py).
+#: More effect kinds from other modules: name -> ``f(game, comp, body, path, params) -> lines`` (e.g. melds/_effects.py).
 EXTRA_EFFECTS = {}
 
 
