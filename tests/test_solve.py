@@ -217,7 +217,7 @@ def test_dfpn_with_a_tiny_children_cache_agrees_with_brute_force(tmp_path, monke
         add(self, key, kids, limit)
         drops.append(before + 1 - len(self))
 
-    monkeypatch.setattr(solve_mod, "CACHE_STATES", 6)
+    monkeypatch.setattr(solve_mod._dfpn, "CACHE_STATES", 6)   # (the part of the package that reads it)
     monkeypatch.setattr(solve_mod.KidCache, "add", counting_add)
     for k, seed in CASES:
         s = position(tmp_path, k, seed)
@@ -243,7 +243,7 @@ def test_dfpn_playing_forced_moves_inside_a_child_agrees_with_brute_force(tmp_pa
         single.extend(1 for ck, c, cm, v in kids if c is not None and len(cm) == 1)
         add(self, key, kids, limit)
 
-    monkeypatch.setattr(solve_mod, "FORCED_CHAIN", chain)
+    monkeypatch.setattr(solve_mod._dfpn, "FORCED_CHAIN", chain)   # (the part of the package that reads it)
     monkeypatch.setattr(solve_mod.KidCache, "add", spy)
     for k, seed in CASES:
         s = position(tmp_path, k, seed)

@@ -75,8 +75,7 @@ the expression language below them)::
     _functions.py  the expression functions (registered as builtins on import)
 
 Importing the package registers the effects and the expression functions (``engine/game.py`` imports it
-for that). Its names are those of the one module it was: setting one here sets it in the part that reads
-it (``engine/_packages.py``).
+for that). The names of the one module it was are names of this package too.
 """
 from __future__ import annotations
 
@@ -85,9 +84,6 @@ from ._listing import _runs, _sets, extensions, melds_in   # noqa: F401  (_sets,
 from ._search import Extensions, MeldsIn
 from ._effects import fx_lay_off, fx_meld, fx_wild_to_low_end
 from . import _functions  # noqa: F401  (registers the expression functions)
-from .._packages import one_namespace
 
 __all__ = ["ACE", "MAX_PLACES", "run_layout", "run_wilds", "layout", "fixed_layout", "wild_to_low_end", "melds_in",
            "extensions", "MeldsIn", "Extensions", "fx_meld", "fx_lay_off", "fx_wild_to_low_end"]
-
-one_namespace(__name__)

@@ -35,8 +35,8 @@ The package's parts, each importing only those above it (and the engine, and ``p
     _entry.py      solve: the methods behind one call, the two proof-number questions combined
     _bot.py        SolverBot and make (bot spec ``solver``), state_from_public_view, cards_in_play
 
-Its names are those of the one module it was: setting one here (``CACHE_STATES``, ``FORCED_CHAIN``) sets it in
-the part that reads it (``engine/_packages.py``).
+The names of the one module it was are names of this package too; a setting that a search reads
+(``CACHE_STATES``, ``FORCED_CHAIN``) is read in its part (``_dfpn``): change it there.
 """
 from __future__ import annotations
 
@@ -47,10 +47,7 @@ from ._pns import prove
 from ._dfpn import CACHE_STATES, FORCED_CHAIN, KidCache, dfpn
 from ._entry import solve
 from ._bot import SolverBot, cards_in_play, make, state_from_public_view
-from ...engine._packages import one_namespace
 
 __all__ = ["WIN", "DRAW", "LOSS", "VALUE_WORDS", "Result", "SolveError", "check_solvable", "terminal_value", "Solver",
            "prove", "dfpn", "KidCache", "CACHE_STATES", "FORCED_CHAIN", "solve", "SolverBot", "cards_in_play",
            "state_from_public_view", "make"]
-
-one_namespace(__name__)
