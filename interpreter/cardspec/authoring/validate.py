@@ -228,6 +228,12 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True,
             _random_games(games, problems)
     if not problems and games:
         problems.extend(_unread_options(rs, options, games))
+    seen_warnings = set()
+    for game in games.values():   # what compiling found that runs but may not be meant (Game.warnings)
+        for w in game.warnings:
+            if (w.file, w.line, w.col, w.message) not in seen_warnings:
+                seen_warnings.add((w.file, w.line, w.col, w.message))
+                problems.append(w)
     errors = [p for p in problems if p.severity == "error"]
     return _dedupe(problems, schema_failed and len(rs.problems)), (1 if errors else 0)
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
-from ..lang import ANY, BOOL, CARD, INT, SUIT, list_of, name_problem, py_param
+from ..lang import ANY, BOOL, CARD, INT, SUIT, EngineText, list_of, name_problem, py_param
 from ..lang.bounds import mag_add, may_grow
 
 EFFECT_KINDS = ("set", "add", "move", "emit", "transfer", "shuffle", "reveal", "for_each", "next_seat", "end",
@@ -269,7 +269,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         if why is not None:
             comp.problem(path + ("as",), f"for_each's as: {why}", "e.g. as: p (then p in where: and do:)")
             return None
-        coll = comp.code(body.get("in", "seats"), path + ("in",), params)
+        coll = comp.code(body.get("in", EngineText("seats")), path + ("in",), params)
         if coll is None:
             return None
         if not (coll.type.startswith("list[") or coll.type == ANY):   # (a number would reach Python's for)

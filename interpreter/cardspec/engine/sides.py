@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from .compiler import Compiler
 from .slots import CALLED_BY
-from ..lang import BOOL, CARD, INT, Binding
+from ..lang import BOOL, CARD, INT, Binding, EngineText
 
 #: The effect kind the engine puts last in every tricks step's ``after_play`` when ``sides:`` exists.
 PLAYED_EFFECT = "_sides_played"
@@ -52,11 +52,14 @@ class Sides:
         ns["_sides_side"] = self.on_side
         ns["_sides_team"] = self.team
         env = game.env
-        env.names["partner"] = Binding("_sides_partner", INT, kind="define")
-        env.names["alone"] = Binding(f"(_sides_partner(s) < 0 and {_DECL} >= 0)", BOOL)
-        env.names["partner_known"] = Binding(f"(s.v[{CALLED_BY}] >= 0)", BOOL)
-        env.names["on_declarer_side"] = Binding("_sides_side", BOOL, kind="define", params=("p",),
-                                                param_types=(INT,))
+        names = {"partner": Binding("_sides_partner", INT, kind="define"),
+                 "alone": Binding(f"(_sides_partner(s) < 0 and {_DECL} >= 0)", BOOL),
+                 "partner_known": Binding(f"(s.v[{CALLED_BY}] >= 0)", BOOL),
+                 "on_declarer_side": Binding("_sides_side", BOOL, kind="define", params=("p",), param_types=(INT,))}
+        env.engine.update(names)
+        for name, b in names.items():   # a name the ruleset declares is its own (docs/rulesets.md, Stability)
+            if name not in env.hides:
+                env.names[name] = b
 
     def compile(self, game, comp: Compiler):
         """Compile the section's expressions (after ``define:``: they may use definitions)."""
@@ -68,8 +71,8 @@ class Sides:
         for k in spec:
             if k not in ("declarer", "called", "from"):
                 comp.problem(("sides", k), f"sides has declarer, called and from, not '{k}'")
-        self.declarer = comp.expr(spec.get("declarer", "declarer"), ("sides", "declarer"), (), (INT,))
-        code = comp.code(spec.get("called", "-1"), ("sides", "called"), (), (CARD,))
+        self.declarer = comp.expr(spec.get("declarer", EngineText("declarer")), ("sides", "declarer"), (), (INT,))
+        code = comp.code(spec.get("called", EngineText("-1")), ("sides", "called"), (), (CARD,))
         if code is not None:
             self.called_src = code.src
             self.called = comp.function(code.src, ())

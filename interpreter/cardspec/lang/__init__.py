@@ -24,13 +24,13 @@ generated code calls during play). This layer knows no ruleset and no game; the 
 above take its names from here (``from cardspec.lang import compile_expr, Env, INT``), not
 from the module that defines them.
 """
-from .types import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Code, DslError, Env, elem, list_of
+from .types import ANY, BOOL, CARD, COLOR, INT, STR, SUIT, Binding, Code, DslError, EngineText, Env, elem, list_of
 from .names import UnsafeName, literal_src, name_problem, py_param
 from .runtime import NoZone, RuleFault, rank_strength_helper, runtime_helpers
 from .syntax import parse
 from .builtins import BUILTINS, builtin
 from .checker import compile_expr, inline_body
 
-__all__ = ["ANY", "BOOL", "BUILTINS", "CARD", "COLOR", "INT", "STR", "SUIT", "Binding", "Code", "DslError", "Env",
+__all__ = ["ANY", "BOOL", "BUILTINS", "CARD", "COLOR", "INT", "STR", "SUIT", "Binding", "Code", "DslError", "EngineText", "Env",
            "NoZone", "RuleFault", "UnsafeName", "builtin", "compile_expr", "elem", "inline_body", "list_of",
            "literal_src", "name_problem", "parse", "py_param", "rank_strength_helper", "runtime_helpers"]

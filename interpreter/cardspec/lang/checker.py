@@ -9,7 +9,7 @@ import re
 
 from lark import Token, Tree
 
-from .types import ANY, BOOL, Binding, CARD, COLOR, Code, DslError, Env, INT, STR, SUIT, elem, list_of
+from .types import ANY, BOOL, Binding, CARD, COLOR, Code, DslError, EngineText, Env, INT, STR, SUIT, elem, list_of
 from .syntax import parse
 from .names import py_param
 from .builtins import BUILTINS, BUILTIN_COST
@@ -705,6 +705,10 @@ def compile_expr(text, env: Env, params: dict, want: tuple = ()) -> Code:
     """
     if isinstance(text, bool):
         text = "true" if text else "false"
+    if isinstance(text, EngineText):   # the engine's own default: its names, not the ruleset's
+        env = env.engine_view()
+    elif env.hides:   # a name the ruleset declares means its declaration, even over a step's parameter
+        params = {k: b for k, b in params.items() if k not in env.hides}
     text = str(text)
     tree = parse(text)
     comp = _Compiler(env, params)

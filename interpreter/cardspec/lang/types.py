@@ -70,6 +70,14 @@ class Binding:
     mag: tuple | None = None    # an int: its magnitude bound (Code.mag)
 
 
+class EngineText(str):
+    """An expression the engine writes itself (a step's default: ``left_of(dealer)``, ``right_of(seat)``):
+    compiled among the engine's own names, so a ruleset's declaration of the same name (``vars: {dealer: 0}``)
+    never changes what an engine default means (docs/rulesets.md, "Stability")."""
+
+    __slots__ = ()
+
+
 @dataclass
 class Env:
     """Names visible to every expression of one game (built by the engine)."""
@@ -85,6 +93,21 @@ class Env:
     # definitions used, so an option read only by a definition nothing calls counts as unread.
     used: dict = field(default_factory=dict)
     owner: str | None = None
+    # The engine's own binding of each name it provides, whatever the ruleset declares: what an expression the
+    # engine writes itself (``EngineText``, a step's default such as ``left_of(dealer)``) reads.
+    engine: dict = field(default_factory=dict)
+    # The engine's names that a declaration of the ruleset hides (docs/rulesets.md, "Stability"): in the
+    # ruleset's expressions they mean the ruleset's declaration, even where a step gives its expressions a
+    # parameter of that name.
+    hides: frozenset = frozenset()
+
+    def engine_view(self) -> "Env":
+        """This env as an ``EngineText`` sees it: the engine's names only, none of the ruleset's hiding them."""
+        view = Env(names=dict(self.engine), deck=self.deck, players=self.players, ns=self.ns,
+                   seat_zones=self.seat_zones, used={}, engine=self.engine)
+        for name, b in self.names.items():
+            view.names.setdefault(name, b)
+        return view
 
     def lookup(self, name):
         self.used.setdefault(self.owner, set()).add(name)

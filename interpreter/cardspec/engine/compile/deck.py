@@ -44,14 +44,21 @@ def run(g):
 
 
 def _card_names(g):
+    """The deck's names: its suits, colours, ranks that are not digits, ``deck``. Each is the engine's
+    (``env.engine``); an option of the same name hides it in the ruleset's expressions (``env.names``)."""
     d, env = g.deck, g.env
+    names = {}
     for i, s in enumerate(d.suits):
-        env.names[SUIT_NAMES[s]] = Binding(str(i), SUIT, const=True)
+        names[SUIT_NAMES[s]] = Binding(str(i), SUIT, const=True)
     for color, v in COLORS.items():
         if color != "none":
-            env.names[color] = Binding(str(v), COLOR, const=True)
+            names[color] = Binding(str(v), COLOR, const=True)
     for r in d.ranks:
         value = 1 if (r == "A" and d.ace == "low") else RANK_VALUES[r]
         if not r.isdigit():
-            env.names[r] = Binding(str(value), INT, const=True)
-    env.names["deck"] = Binding("DECK", list_of(CARD), const=True)
+            names[r] = Binding(str(value), INT, const=True)
+    names["deck"] = Binding("DECK", list_of(CARD), const=True)
+    env.engine.update(names)
+    for name, b in names.items():
+        if name not in g.options:
+            env.names[name] = b

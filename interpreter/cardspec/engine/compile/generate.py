@@ -22,6 +22,8 @@ ADDS = ("n_v", "var_resets", "deal_counters", "per_seat", "key_mode", "_state_cl
 
 
 def run(g):
+    if g.comp.problems:   # the warnings too: a hidden engine name is often why an expression fails
+        g.comp.problems.extend(g.warnings)
     g.comp.finish()
     g.n_v = len(SYSTEM_VARS) + len(g.vars)
     # State._start_deal: (slot, default) of the vars set again each deal, and of every var (the first

@@ -1,21 +1,22 @@
-"""Pass 4 of compiling (``engine/compile``): the names an author declares may not hide the engine's names,
-nor each other.
+"""Pass 4 of compiling (``engine/compile``): the names a ruleset declares, against the engine's and each other.
 
 Reads: ``env`` (the engine's names, bound by ``scope`` and ``deck``), ``options``, ``deck``, ``data``,
-``comp``. Adds nothing: problems only.
+``comp``. Adds: ``warnings`` (problems of severity ``warning`` found while compiling: ``cardspec validate``
+prints them; the ruleset runs). Sets ``env.hides``.
 
 A ruleset declares names under ``options:``, ``zones:``, ``counters:``, ``vars:`` and ``define:``;
-expressions read them. Each is one flat namespace with the names the engine binds itself (the system
-values such as ``leader`` and ``trick_number``, ``players``, ``seats``, the deck's suit, rank and colour
-names, the expression functions) and with the parameters the steps give their expressions (``seat``,
-``card``, …). A declared name equal to one of those would either hide the engine's value everywhere
-(``vars: {leader: 0}`` made every expression read the author's 0 while the engine went on setting its
-own leader) or be hidden by it in some expressions only; two declarations of one name keep the last.
-Both played a different game without a word (issue 20, item 3); here each is a ``RulesetError`` problem
-at the declaring key. So is a ``define:`` parameter type that is not one of ``PARAM_TYPES`` (``c: crad``
-became an int and failed in play with "int has no attribute 'rank'").
-
-Run once per ``Game``, after the engine's own names are bound and before the author's are.
+expressions read them. The engine provides names too: the system values (``leader``, ``trick_number``,
+``bid_suit``, …), ``players``, ``seats``, the deck's suit, rank and colour names, the expression functions,
+the names of ``sides:``, and the parameters steps give their expressions (``seat``, ``card``, ``taker``,
+``passed``, ``level``, …). New mechanisms keep adding such names, and a ruleset valid yesterday must stay
+valid and play the same (issue 32, item 4; docs/rulesets.md, "Stability"): so **a declared name always
+means the ruleset's declaration** in that ruleset's expressions — it hides the engine's name of the same
+spelling, even a step's parameter, and the engine's own defaults (``EngineText``) still read the engine's.
+Hiding is never silent: each is a ``warning`` at the declaring key that names what is hidden
+(``var 'leader' hides the engine's leader …``); ``cardspec upgrade FILE`` renames the declaration when the
+author wants the engine's name back. A name declared twice (two kinds, or two files of a variant) is an
+error, and so is a ``define:`` parameter type that is not one of ``PARAM_TYPES`` (``c: crad`` became an int
+and failed in play with "int has no attribute 'rank'").
 """
 from __future__ import annotations
 
@@ -46,12 +47,42 @@ CONTEXT_NAMES = {
     "passed": "whether the call was a pass (an auction's after_bid: parameter)",
 }
 
-ADDS = ()
+ADDS = ("warnings",)
+
+#: Names ``sides:`` binds for every expression (engine/sides.py).
+SIDES_NAMES = {
+    "partner": "the partner found by the called card (sides:)",
+    "alone": "whether the declarer has no partner (sides:)",
+    "partner_known": "whether the called card has been played (sides:)",
+    "on_declarer_side": "the function on_declarer_side(p) of sides:",
+}
+
+#: The warning's code (``Problem.code``): a declaration hides an engine name.
+HIDES = "name/hides-engine"
 
 
 def run(g):
-    check_names(g, g.comp, g.data)
+    g.warnings = []
+    g.env.hides = frozenset(check_names(g, g.comp, g.data, g.warnings))
     return g
+
+
+def engine_names(game, data: dict) -> dict:
+    """Every name the engine provides to this ruleset's expressions → what it is, in words."""
+    engine = {}
+    for name, _t, what in SYSTEM_VARS:
+        engine[name] = f"the engine's {name} ({what})"
+    for name in game.env.engine:
+        if name not in engine:
+            engine[name] = _constant_words(name, game)
+    for name in BUILTINS:
+        engine.setdefault(name, f"the function {name}(…) of the expression language")
+    for name, what in CONTEXT_NAMES.items():
+        engine.setdefault(name, what)
+    if data.get("sides") is not None:
+        for name, what in SIDES_NAMES.items():
+            engine.setdefault(name, what)
+    return engine
 
 
 #: ``define:`` parameter types: ``name(c: card, s: suit, n)`` (no type: an int, e.g. a seat).
@@ -62,26 +93,18 @@ DECLARED = (("options", "option"), ("zones", "zone"), ("counters", "counter"), (
             ("define", "definition"))
 
 
-def check_names(game, comp, data: dict) -> None:
-    """Report (``comp.problem``) every declared name that collides with an engine name or with another
-    declaration, and every unknown ``define:`` parameter type.
+def check_names(game, comp, data: dict, warnings: list) -> set:
+    """The engine names a declaration hides (module doc), each with a warning in ``warnings``; a problem
+    (``comp.problems``) for every name declared twice and every unknown ``define:`` parameter type.
 
     Parameters:
-        game: the ``Game`` being compiled; its ``env.names`` holds the engine's names and the options.
+        game: the ``Game`` being compiled; its ``env.engine`` holds the engine's names.
         comp: the game's ``Compiler`` (problems are collected there, each at file:line:col).
         data: the ruleset's data after ``by_option`` resolution.
+        warnings: where the warnings go (``Game.warnings``).
     """
-    options = set(game.options)
-    engine = {}
-    for name, _t, what in SYSTEM_VARS:
-        engine[name] = f"the engine's {name} ({what})"
-    for name in game.env.names:
-        if name not in options and name not in engine:
-            engine[name] = _constant_words(name, game)
-    for name in BUILTINS:
-        engine.setdefault(name, f"the function {name}(…) of the expression language")
-    for name, what in CONTEXT_NAMES.items():
-        engine.setdefault(name, what)
+    engine = engine_names(game, data)
+    hides = set()
     seen = {}   # name -> (kind word, path) of its first declaration
     for section, word in DECLARED:
         spec = data.get(section)
@@ -98,12 +121,6 @@ def check_names(game, comp, data: dict) -> None:
                 name = str(key)
             if section == "zones" and name == "stock":
                 continue   # the engine's stock may be declared (its visibility, help)
-            if name in engine:
-                comp.problems.append(comp.pos.problem(
-                    path, f"{word} '{name}' has the name of {engine[name]}",
-                    "choose another name: expressions would read one of the two and never the other",
-                    key=True))
-                continue
             if name in seen:
                 first_word, first_path = seen[name]
                 at = comp.pos.find(first_path)
@@ -114,6 +131,15 @@ def check_names(game, comp, data: dict) -> None:
                     key=True))
                 continue
             seen[name] = (word, path)
+            if name in engine:
+                hides.add(name)
+                w = comp.pos.problem(
+                    path, f"{word} '{name}' hides {engine[name]}: this ruleset's expressions read the {word}",
+                    f"fine if meant (a name you declare is always yours); to use the engine's, rename the {word} "
+                    f"(cardspec upgrade FILE --rename {name}=NEW)", key=True)
+                w.severity, w.code = "warning", HIDES
+                warnings.append(w)
+    return hides
 
 
 def signature(key: str):
@@ -151,7 +177,21 @@ def _check_params(comp, path, key, params):
         names.add(pname)
 
 
+#: The engine's constants and trick names in words (docs/dsl.md).
+CONSTANT_WORDS = {
+    "deck": "the engine's deck (every card of the deck)",
+    "trick": "the engine's trick (the cards of the trick in progress)",
+    "trick_seats": "the engine's trick_seats (the seats of the trick in progress)",
+    "led_card": "the engine's led_card (the first card of the trick in progress)",
+    "none": "the engine's none (no seat, -1)",
+    "no_suit": "the engine's no_suit",
+    "no_card": "the engine's no_card",
+}
+
+
 def _constant_words(name, game) -> str:
+    if name in CONSTANT_WORDS:
+        return CONSTANT_WORDS[name]
     deck = getattr(game, "deck", None)
     if name in ("players", "seats"):
         return f"the engine's {name} (the seats of this game)"

@@ -79,6 +79,7 @@ def _base_names(g, env: Env, comp: Compiler):
     # A seat that sits out a deal (steps/sitout.py): without a sits_out step nobody ever does.
     if not sits_out_steps(g.data.get("deal") or []):
         env.names["sits_out"] = Binding("-1", INT, const=True)
+    env.engine = dict(env.names)   # the engine's own bindings (EngineText reads them; options may hide them)
     for name, value in g.options.items():
         t = {"int": INT, "bool": BOOL, "list": list_of(STR)}.get(
             (g.ruleset.options.get(name) or {}).get("type", "int"), STR)

@@ -5,7 +5,7 @@ import itertools
 import math
 from operator import itemgetter
 
-from ...lang import INT, RuleFault
+from ...lang import INT, EngineText, RuleFault
 from .base import MAX_LISTED, DealError, Step, _listing_too_large, _sub_multiset, step_type, zone_of
 from ..slots import SITS_OUT
 
@@ -35,7 +35,7 @@ class Pass(Step):
         super().__init__(game, comp, body, path)
         body = body or {}
         self.count = comp.expr(body.get("count", 3), path + ("count",), (), (INT,))
-        self.to = comp.expr(body.get("to", "right_of(seat)"), path + ("to",), (("seat", INT),), (INT,))
+        self.to = comp.expr(body.get("to", EngineText("right_of(seat)")), path + ("to",), (("seat", INT),), (INT,))
         self.zone = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
         self.dest = zone_of(game, comp, body.get("into", body.get("from", "hand")), path + ("into",), per_seat=True)
         self.single = bool(body.get("one_at_a_time", False))

@@ -43,7 +43,7 @@ import random
 import unicodedata
 
 from .base import Step, step_type
-from ...lang.types import BOOL, CARD, INT, STR, Binding, Code, DslError, Env, list_of
+from ...lang.types import BOOL, CARD, INT, STR, Binding, Code, DslError, EngineText, Env, list_of
 from ...lang.names import py_param
 from ...lang.bounds import RULE_BUDGET
 from ...lang.builtins import BUILTIN_COST, builtin, _argc
@@ -170,7 +170,7 @@ class SecretRule(Step):
         _rules(game)
         game.ns.setdefault("_sr_judge", _judge)
         game.ns.setdefault("_sr_info", _info)
-        self.seat = comp.expr(body.get("seat", "dealer"), path + ("seat",), (), (INT,))
+        self.seat = comp.expr(body.get("seat", EngineText("dealer")), path + ("seat",), (), (INT,))
         vname = str(body.get("var", "rule"))
         var = game.var.get(vname)
         if var is None:
