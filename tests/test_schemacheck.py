@@ -1,4 +1,4 @@
-"""The fast schema check (jsonschema-rs, cardspec.rules.loader._fast_check) agrees with jsonschema on validity.
+"""The fast schema check (jsonschema-rs, cardspec.rules.schemacheck._fast_check) agrees with jsonschema on validity.
 
 The loader skips jsonschema when the fast check passes a ruleset, so a fast "valid" for
 an instance jsonschema rejects would silently drop a schema error. Compared here: every
@@ -12,7 +12,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from cardspec.rules import loader
+from cardspec.rules import schemacheck
 from cardspec.rules.yaml_pos import load_yaml
 from cardspec.errors import RulesetError
 from cardspec.rules import builtin_names, read_ruleset, schema
@@ -22,7 +22,7 @@ BROKEN = Path(__file__).parent / "broken"
 
 @pytest.fixture(scope="module")
 def both():
-    check = loader._fast_check()
+    check = schemacheck._fast_check()
     assert check is not None, "the schema uses a keyword the fast check does not know: it is never used"
     return check, jsonschema.Draft7Validator(schema())
 
@@ -94,13 +94,13 @@ def test_mutated_rulesets_get_the_same_verdict(both, name):
 
 def test_loader_uses_jsonschema_only_for_an_invalid_ruleset(monkeypatch):
     calls = []
-    real = loader._validator
+    real = schemacheck._validator
 
     def counted():
         calls.append(1)
         return real()
 
-    monkeypatch.setattr(loader, "_validator", counted)
+    monkeypatch.setattr(schemacheck, "_validator", counted)
     read_ruleset("hearts")
     assert calls == []
     with pytest.raises(RulesetError) as e:
