@@ -261,7 +261,7 @@ def test_seats_on_the_declarers_side_are_the_side_found_once(name):
 def test_a_definition_called_by_key_is_inlined_with_the_same_tricks(name, monkeypatch):
     """``key: power(card)`` resolves each trick with ``power``'s body inlined per card
     (compiler.inline_calls): the same winners, logs and scores as calling the definition."""
-    import cardspec.engine.steps.tricks as tricks_mod
+    import cardspec.engine.steps.tricks.resolution as resolution
 
     def play(game):
         out = []
@@ -275,7 +275,7 @@ def test_a_definition_called_by_key_is_inlined_with_the_same_tricks(name, monkey
         return out
 
     inlined = play(load(name))
-    monkeypatch.setattr(tricks_mod, "inline_calls", lambda src, defs, arg: src)
+    monkeypatch.setattr(resolution, "inline_calls", lambda src, defs, arg: src)
     plain = play(load(name))   # compiled again, calling the definition
     assert plain == inlined
 
