@@ -69,7 +69,7 @@ from ..base import DealError, Step, step_type, zone_of
 from ...compiler import Compiler
 from ...effects import effects_source
 from ...slots import LEADER, LED_SUIT, SITS_OUT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL
-from ....lang import BOOL, CARD, INT, SUIT
+from ....lang import BOOL, CARD, INT, SUIT, EngineText
 
 
 @step_type("tricks")
@@ -80,7 +80,7 @@ class Tricks(Legality, Choosing, FastPaths, Step):
     def __init__(self, game, comp: Compiler, body, path):
         super().__init__(game, comp, body, path)
         body = body or {}
-        self.first_leader = comp.expr(body.get("first_leader", "left_of(dealer)"), path + ("first_leader",), (), (INT,))
+        self.first_leader = comp.expr(body.get("first_leader", EngineText("left_of(dealer)")), path + ("first_leader",), (), (INT,))
         self.hand = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
         self.won = zone_of(game, comp, body.get("to", "won"), path + ("to",), per_seat=True)
         self.follow = body.get("follow", "suit")
