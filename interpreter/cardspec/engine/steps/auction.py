@@ -58,7 +58,7 @@ from ..effects import compile_effects
 from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, SITS_OUT, TO_ACT
 from .base import Step, step_type
 from .turns import MAX_NUMBER_VALUES
-from ...lang import BOOL, INT, STR, SUIT
+from ...lang import BOOL, INT, STR, SUIT, EngineText
 
 PASS = -1
 BID_CTX = (("seat", INT), ("number", INT), ("suit", SUIT), ("rank", INT), ("contract", STR), ("level", INT))
@@ -119,7 +119,7 @@ class Auction(Step):
         if str(body.get("passing", "soft")) not in ("soft", "hard"):
             comp.problem(path + ("passing",), f"passing is soft or hard, not '{body.get('passing')}'")
         self.once = bool(body.get("once", False))
-        self.beats = comp.expr(body.get("beats", "level > bid_level"), path + ("beats",), BID_CTX, (BOOL,))
+        self.beats = comp.expr(body.get("beats", EngineText("level > bid_level")), path + ("beats",), BID_CTX, (BOOL,))
         # The default order (a bid beats every bid listed before it): the bids that beat the standing one
         # are the rest of the list, found without asking `beats` of each.
         self._climbs = " ".join(str(body.get("beats", "level > bid_level")).split()) == "level > bid_level"

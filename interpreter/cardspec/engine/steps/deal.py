@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from math import floor as _floor
 
-from ...lang import INT
+from ...lang import INT, EngineText
 from .base import DealError, Step, step_type, zone_of
 from ..slots import SITS_OUT
 
@@ -90,8 +90,8 @@ class Deal(Step):
         self._misused_keys(game, comp, body, path)
         if self.per_seat:
             self.each = comp.expr(body.get("each", 1), path + ("each",), (), (INT,))
-            self.start = comp.expr(body.get("start", "next_player(dealer)" if game.next_expr is not None
-                                           else "left_of(dealer)"), path + ("start",), (), (INT,))
+            self.start = comp.expr(body.get("start", EngineText("next_player(dealer)") if game.next_expr is not None
+                                           else EngineText("left_of(dealer)")), path + ("start",), (), (INT,))
         else:
             self.rest = bool(body.get("rest", False))
             self.count = comp.expr(body.get("count", 0), path + ("count",), (), (INT,)) if not self.rest else None

@@ -13,13 +13,15 @@ import re
 
 from ...compiler import Compiler, inline_calls
 from ...slots import LEADER, LED_SUIT, TO_ACT, TRICK_NUMBER, TRICKS_TOTAL, TRUMP, WINNER
-from ....lang import BOOL, INT
+from ....lang import BOOL, INT, EngineText
 
 WIN_CTX = (("card", "card"), ("seat", INT))
 PAIR_CTX = (("a", "card"), ("b", "card"))
 TRICK_CTX = (("winner", INT), ("leader", INT))
 AFTER_TRICK_CTX = TRICK_CTX + (("taker", INT), ("next_leader", INT))
-DEFAULT_WINS = "card.suit == led_suit or (trump != no_suit and card.suit == trump)"
+#: The engine's defaults (read among the engine's names: a ruleset's own ``trump`` or ``led_suit`` never changes them).
+DEFAULT_WINS = EngineText("card.suit == led_suit or (trump != no_suit and card.suit == trump)")
+DEFAULT_KEY = EngineText("card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)")
 
 
 def winner_code(comp: Compiler, body, path):
@@ -28,7 +30,7 @@ def winner_code(comp: Compiler, body, path):
     wins = comp.code(body.get("wins", DEFAULT_WINS),
                      path + ("wins",),
                      WIN_CTX, (BOOL,))
-    key = comp.code(body.get("key", "card.rank + (if trump != no_suit and card.suit == trump then 1000 else 0)"),
+    key = comp.code(body.get("key", DEFAULT_KEY),
                     path + ("key",), WIN_CTX, (INT,))
     cancel = comp.code(body["cancel"], path + ("cancel",), PAIR_CTX, (BOOL,)) if "cancel" in body else None
     return wins, key, cancel
