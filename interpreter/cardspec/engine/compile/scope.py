@@ -64,7 +64,7 @@ def _base_names(g, env: Env, comp: Compiler):
         env.names[name] = Binding(f"s.v[{i}]", t)
     # Only a `trump` step or effect sets the trump suit: without one it is no_suit for the whole match,
     # a constant the expressions fold away (`card.suit == trump` is false for every card).
-    if not sets_trump(g.data.get("deal") or []):
+    if not sets_trump(g.data):
         env.names["trump"] = Binding("-1", SUIT, const=True)
     env.names["players"] = Binding(str(n), INT, const=True)
     env.names["seats"] = Binding(f"range({n})", INTS, const=True)

@@ -34,6 +34,7 @@ from ..slots import DEAL_NUMBER, TRUMP
 from .base import Step, step_type
 from ...lang.types import ANY, Code, STR, SUIT, elem, list_of
 from ...lang.builtins import BUILTINS, _argc
+from ...errors import BUG_HINT
 
 _SUIT_WORDS = {
     "S": ("s", "spade", "spades", "♠"), "H": ("h", "heart", "hearts", "♥"),
@@ -98,6 +99,7 @@ class Trump(Step):
             comp.problem(path, "trump takes a suit expression, e.g. trump: top(turnup).suit")
             body = "no_suit"
         self.suit = comp.expr(body, path, (), (SUIT,))
+        _not_folded(game, comp, path)
 
     # Counted as a decision point that never waits (``enter`` returns False): a scenario's ``deal:``
     # override is put in place at the deal's first decision point, so the trump sees the overridden cards.
@@ -123,7 +125,7 @@ def _trump_effect(game, comp, body, path, params):
         comp.problem(path, "the trump effect takes a suit expression, e.g. trump: card.suit")
         return None
     code = comp.code(body, path, params, (SUIT,))
-    if code is None:
+    if code is None or not _not_folded(game, comp, path):
         return None
     suits = tuple(game.deck.suits)
     return [f"_t = {code.src}", f"_t = _t if 0 <= _t < {len(suits)} else -1", f"s.v[{TRUMP}] = _t",
@@ -134,11 +136,39 @@ def _trump_effect(game, comp, body, path, params):
 EXTRA_EFFECTS["trump"] = _trump_effect
 
 
-def sets_trump(deal_spec) -> bool:
-    """Whether a ruleset's ``deal:`` has a ``trump`` step or a ``trump`` effect anywhere (else the trump is
-    the constant ``no_suit``, folded away at load)."""
-    if isinstance(deal_spec, dict):
-        return "trump" in deal_spec or any(sets_trump(v) for v in deal_spec.values())
-    if isinstance(deal_spec, list):
-        return any(sets_trump(x) for x in deal_spec)
+#: Top-level sections whose keys are names an author chose (a var, an option, an event type of ``log:``…)
+#: or that hold no effects: a key ``trump`` there sets no trump.
+_NO_EFFECTS = frozenset({"name", "title", "description", "source", "extends", "players", "options", "deck",
+                         "zones", "counters", "vars", "define", "log", "match"})
+
+
+def sets_trump(data) -> bool:
+    """Whether a ruleset may set the trump: a ``trump`` step or a ``trump`` effect anywhere a step or an
+    effect can be — in ``deal:``, in the actions of ``actions:`` or of a step, in ``after_bid:``,
+    ``after_trick:``, a phase's ``do:``, nested in ``if``/``for_each`` (issue 38 item 1: an action block's
+    ``trump:`` was missed, and every expression read ``no_suit`` while the views showed the trump). Without
+    one the trump is the constant ``no_suit`` for the whole match, folded away at load; a mapping with a
+    ``trump`` key anywhere outside the sections of names (``_NO_EFFECTS``) counts, so the answer errs only
+    towards reading the trump at run time."""
+    if isinstance(data, dict):
+        return any(sets_trump(v) for k, v in data.items() if k not in _NO_EFFECTS)
+    return _any_trump(data)
+
+
+def _any_trump(node) -> bool:
+    if isinstance(node, dict):
+        return "trump" in node or any(_any_trump(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_any_trump(x) for x in node)
     return False
+
+
+def _not_folded(game, comp, path) -> bool:
+    """A trump is set here, so ``trump`` must not have been folded to the constant ``no_suit`` (``sets_trump``
+    saw every place); a problem with the bug hint if it was (an engine fault, never an author's)."""
+    b = game.env.engine.get("trump")
+    if b is not None and b.const:
+        comp.problem(path, "internal: this sets the trump, but expressions were compiled reading no trump",
+                     BUG_HINT)
+        return False
+    return True
