@@ -536,3 +536,19 @@ def test_random_matches_conserve_cards_zero_sum_and_end(players, opts):
             if e["type"] == "deal_score":
                 assert sum(e["points"].values()) == 0
         assert sum(s.game_scores().values()) == 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_match_totals_are_the_sum_of_every_deals_points(players):
+    """sheepshead.md, Match end: "Each player deals twice (10 deals) … Highest total wins" — the total is
+    every deal's points added up. (The ruleset wrote the deal's points over the totals with `counter:
+    score` until issue 38's check warned of it: the match was won on the last deal alone.)"""
+    g = G(players)
+    for seed in range(3):
+        s = g.new_state(seed=seed)
+        s.random_playout(random.Random(seed))
+        deals = [e for e in s.log_all() if e["type"] == "deal_score"]
+        assert len(deals) >= 2 * players
+        expected = {str(p): sum(e["points"][str(p)] for e in deals) for p in range(players)}
+        assert s.scores() == expected
+        assert deals[-1]["totals"] == expected

@@ -31,6 +31,29 @@ class Score(Step):
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
         self.add_to = self._counter(game, comp, body.get("add_to"), path + ("add_to",))
         self.report = bool(body.get("report", True))
+        self._value_src = value.src if value is not None else "0"
+
+    def check(self, game, comp):
+        """A warning when ``counter:`` names the counter that decides the match (``match: score``, kept over
+        the match) and the value does not read it: each deal would replace the match totals with the deal's
+        points, and a match played to a target would never end by it (issue 38 item 2: five of eight
+        outside rulesets wrote ``counter: score`` where ``add_to: score`` was meant)."""
+        c = self.counter
+        total = game.score_counter
+        if c is None or total is None or c != total.index or total.per != "match" or self.add_to == c:
+            return
+        if _reads_counter(self._value_src, c, getattr(game.env, "def_src", {})):
+            return   # the value reads the total itself (score[seat] + …): replacing it is meant
+        path = self.path + (self.kind,)
+        body = self.body if isinstance(self.body, dict) else {}
+        w = comp.pos.problem(
+            path + ("counter",) if "counter" in body else path,
+            f"counter: {total.name} replaces the match's totals with this deal's points at every deal "
+            f"(the totals never grow{', and match: end may never hold' if game.match_end is not None else ''})",
+            f"to add the deal's points to the totals: add_to: {total.name} (and counter: a per-deal counter, or "
+            f"no counter:); to mean it, read {total.name} in the value ({total.name}[seat] + …)", key=True)
+        w.severity, w.code = "warning", "score/replaces-totals"
+        game.warnings.append(w)
 
     @staticmethod
     def _counter(game, comp, name, path):
@@ -59,6 +82,20 @@ class Score(Step):
         if self.add_to is not None:
             ev["totals"] = {str(i): x for i, x in enumerate(s.c[self.add_to])}
         s.emit(ev)
+
+
+def _reads_counter(src: str, index: int, defs: dict) -> bool:
+    """Whether generated ``src`` reads counter ``index`` (``s.c[index]``), itself or in a definition it calls."""
+    seen, todo = set(), [src]
+    while todo:
+        text = todo.pop()
+        if re.search(rf"\bs\.c\[{index}\]", text):
+            return True
+        for name in re.findall(r"\b_d_\w+", text):
+            if name in defs and name not in seen:
+                seen.add(name)
+                todo.append(defs[name][1])
+    return False
 
 
 _NO_ARGS = re.compile(rf"({_STRING})|\b(_d_\w+)\(s\)")
