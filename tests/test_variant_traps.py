@@ -111,17 +111,53 @@ def test_redefinition_with_other_parameters_is_an_error(tmp_path):
 
 def test_redefinition_with_the_same_parameters_overrides(tmp_path):
     """docs/rulesets.md: a definition is overridden by writing it again with the same parameters (their
-    names may differ)."""
+    names may differ); marked `!replace`, it says the replacement is meant (issue 32 item 3)."""
     f = write(tmp_path, """
         extends: oh-hell
         name: flat
         define:
-          deal_points(p): 5
+          deal_points(p): !replace 5
         """)
     ps, status = problems(f)
     # The options only the replaced formula read are now read by nothing: warnings (issue 20 item 4), no error.
     assert status == 0 and [p for p in ps if p.severity == "error"] == []
     assert {p.message.split("'")[1] for p in ps} == {"trick_points", "exact_bonus", "zero_bonus"}
+    assert cardspec.load(str(f)).new_state(seed=1).random_playout().scores() is not None
+
+
+def test_a_definition_that_replaces_the_base_unmarked_is_a_warning_naming_the_base_and_its_readers(tmp_path):
+    """Issue 32 item 3(b): a variant that "adds a helper" whose name and parameters equal a base
+    definition (`penalty(s)` over four-jacks') silently replaced the base's scoring. It still replaces it
+    (a variant valid yesterday plays the same: docs/rulesets.md, Stability), but validate says so at the
+    variant's key, naming the base's definition (file:line) and what reads it; `!replace` silences it."""
+    f = write(tmp_path, """
+        extends: four-jacks
+        name: helper
+        define:
+          penalty(s): count(won[s])
+        """)
+    ps, status = problems(f)
+    w = next(p for p in ps if p.code == "define/replaces-base")
+    assert status == 0 and w.severity == "warning" and w.line == 4 and w.file.endswith("variant.yaml")
+    assert "replaces the base's 'penalty(s)' (rulesets/four-jacks.yaml:" in w.message
+    assert "reads" in w.message and "!replace" in w.hint
+    f2 = write(tmp_path, """
+        extends: four-jacks
+        name: helper
+        define:
+          penalty(s): !replace count(won[s])
+        """)
+    assert not any(p.code == "define/replaces-base" for p in problems(f2)[0])
+
+
+def test_replace_on_text_elsewhere_than_a_definition_is_refused(tmp_path):
+    f = write(tmp_path, """
+        extends: four-jacks
+        name: helper
+        title: !replace Four Jacks again
+        """)
+    ps, status = problems(f)
+    assert status != 0 and any("!replace goes on a list, or on a definition" in p.message for p in ps)
 
 
 # ---- item 3: names that hide the engine's, parameter types, turn-only effects ------------------

@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .merge import (_check_ids, _check_overrides, _check_redefinitions, _merge,
-                    _replace_renamed_definitions)
+from .merge import (_check_ids, _check_overrides, _check_redefinitions, _merge, _replace_renamed_definitions,
+                    _replaced_definitions)
 from .options import RulesetOptions, _check_option_defaults
 from .paths import _OVERLAY, _check_base_path, _display, _not_a_base, resolve_path
 from .schemacheck import _check_schema, _kind, schema
@@ -49,6 +49,7 @@ class Ruleset(RulesetOptions):
     file: str
     chain: list = field(default_factory=list)
     problems: list = field(default_factory=list)   # schema problems kept by read_ruleset(strict=False)
+    warnings: list = field(default_factory=list)   # what reads but is probably not meant (a replaced definition)
 
     @property
     def title(self) -> str:
@@ -154,6 +155,7 @@ def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
         extends_problems = _check_overrides(base, child, pos)
         data = _merge(base.data, child, base.positions, pos, (), merged_pos, extends_problems)
         extends_problems += _check_redefinitions(base.data, child, pos)
+        warnings = base.warnings + _replaced_definitions(base.data, child, pos, base.positions)
         _replace_renamed_definitions(data, base.data, child)
         if extends_problems and strict:
             raise RulesetError(extends_problems)
@@ -163,6 +165,7 @@ def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
         problems = base.problems + extends_problems
     else:
         problems = []
+        warnings = []
     try:
         _check_schema(data, pos)
     except RulesetError as e:
@@ -182,7 +185,7 @@ def _read(path: Path, seen: list, strict: bool = True, base_of=None) -> Ruleset:
             raise RulesetError(option_problems)
         problems += option_problems
     name = data.get("name") if isinstance(data.get("name"), str) else path.stem
-    return Ruleset(name=name, data=data, positions=pos, file=file, chain=chain, problems=problems)
+    return Ruleset(name=name, data=data, positions=pos, file=file, chain=chain, problems=problems, warnings=warnings)
 
 
 def _check_var_defaults(data: dict, pos: Positions) -> list:

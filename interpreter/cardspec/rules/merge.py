@@ -232,6 +232,68 @@ def _check_redefinitions(base: dict, child: dict, pos: Positions) -> list:
     return out
 
 
+def _replaced_definitions(base: dict, child: dict, pos: Positions, base_pos: Positions) -> list:
+    """Warnings for a variant's definition that replaces the base's of the same name and parameters without
+    saying so (issue 32 item 3: a variant that "adds a helper" ``penalty(s)`` silently replaced the base's
+    scoring). Marked ``penalty(s): !replace …`` it is meant: no warning. Each warning names the base's
+    definition (file:line) and what reads it."""
+    out = []
+    bdefs, cdefs = base.get("define"), child.get("define")
+    if not isinstance(bdefs, dict) or not isinstance(cdefs, dict):
+        return out
+    by_name = {}
+    for key in bdefs:
+        by_name.setdefault(_define_name(key), key)
+    for key in cdefs:
+        name = _define_name(key)
+        bkey = by_name.get(name)
+        if name is None or bkey is None or _define_sig(bkey) != _define_sig(key) or ("define", key) in pos.replaced:
+            continue
+        at = base_pos.find(("define", bkey))
+        readers = _readers(base, name)
+        w = pos.problem(("define", key), f"'{key}' replaces the base's '{bkey}' ({at.file}:{at.line})"
+                        + (f", which {', '.join(readers)} read{'s' if len(readers) == 1 else ''}" if readers else ""),
+                        f"if meant, mark it: '{key}': !replace … ; to add a helper of your own, give it another name",
+                        key=True)
+        w.severity, w.code = "warning", "define/replaces-base"
+        out.append(w)
+    return out
+
+
+def _readers(data, name: str, limit: int = 3) -> list:
+    """Where the expressions of ``data`` read ``name`` (at most ``limit``, in words: ``define: total(s)``,
+    ``deal: score``)."""
+    import re
+    pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\b")
+    out = []
+
+    def walk(node, where):
+        if len(out) >= limit:
+            return
+        if isinstance(node, str):
+            if pattern.search(node) and where not in out:
+                out.append(where)
+        elif isinstance(node, dict):
+            for k, v in node.items():
+                walk(v, where)
+        elif isinstance(node, list):
+            for x in node:
+                walk(x, where)
+
+    for section, body in data.items():
+        if section == "define" and isinstance(body, dict):
+            for k, v in body.items():
+                if _define_name(k) != name:
+                    walk(v, f"define: {k}")
+        elif section == "deal" and isinstance(body, list):
+            for i, step in enumerate(body):
+                sid = step.get("id") if isinstance(step, dict) else None
+                walk(step, f"deal: {sid or i}")
+        elif section not in ("name", "title", "description", "source", "options", "bots"):
+            walk(body, f"{section}:")
+    return out
+
+
 def _replace_renamed_definitions(data: dict, base: dict, child: dict):
     """A variant's ``f(p): …`` overrides the base's ``f(s): …`` (the same name and number of parameters,
     other parameter names or types): the base's key leaves the merged ``define:``, the variant's takes

@@ -54,6 +54,7 @@ class Positions(dict):
         super().__init__(*a, **k)
         self.sources = dict(sources or {})   # file → list of its lines
         self.file = file                     # the file reported when nothing closer is known
+        self.replaced = set()                # paths of text values tagged !replace (a definition meant to replace)
 
     def find(self, path) -> Pos:
         path = tuple(path)
@@ -159,7 +160,11 @@ def _construct(node, path, pos: Positions, file: str, budget: list, depth: int =
         style = node.style or ""
         pos[path] = Pos(file, m.line + 1, m.column + 1, quoted=style in ("'", '"'), block=style in ("|", ">"))
         if node.tag == "!replace":
-            raise RulesetError(pos.problem(path, "!replace goes on a list", "e.g. after_trick: !replace [...]"))
+            if len(path) != 2 or path[0] != "define":
+                raise RulesetError(pos.problem(path, "!replace goes on a list, or on a definition that replaces "
+                                               "the base's", "e.g. after_trick: !replace [...], or under define: "
+                                               "'penalty(s): !replace 2 * count(won[s])'"))
+            pos.replaced.add(path)
         if style:  # quoted or block scalars are always strings
             return node.value
         value = _scalar_value(node)

@@ -62,7 +62,7 @@ HIDES = "name/hides-engine"
 
 
 def run(g):
-    g.warnings = []
+    g.warnings = list(g.ruleset.warnings)   # what reading found (a variant replacing a base's definition)
     g.env.hides = frozenset(check_names(g, g.comp, g.data, g.warnings))
     return g
 

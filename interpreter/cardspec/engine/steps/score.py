@@ -44,6 +44,12 @@ class Score(Step):
             return
         if _reads_counter(self._value_src, c, getattr(game.env, "def_src", {})):
             return   # the value reads the total itself (score[seat] + …): replacing it is meant
+        try:   # a match of one deal: its totals are that deal's points either way
+            one_deal = game.match_deals(None) == 1 and game.match_end is None and game.rounds is None
+        except Exception:  # noqa: BLE001 - the number of deals depends on the state: more than one may be played
+            one_deal = False
+        if one_deal:
+            return
         path = self.path + (self.kind,)
         body = self.body if isinstance(self.body, dict) else {}
         w = comp.pos.problem(
