@@ -247,6 +247,8 @@ class Compiler:
             body = "\n".join("    " + ln for ln in statements) or "    pass"
             src = f"def {fname}({args}):\n{body}\n"
         src = _TABLE_GET.sub(self._fast_get, src)
+        if self.env.dynamic_suit:
+            src = _dynamic_suits(src)
         if " if " in src and "SUIT[" in src:
             src = self._suit_faces(src)
         code = check_generated(src, fname, f"<ruleset {self.rs.name}>")
@@ -329,6 +331,22 @@ class Compiler:
 
 _BARE_ZONE = re.compile(r"s\.z\[(\d+)\]")
 _SIMPLE_OPERAND = r"s\.v\[\d+\]|p_\w+|_l\d+_\w+|-?\d+"
+
+
+_SUIT_READ = re.compile(r"(?<![\w.])SUIT\[")
+_IN_SUIT_READ = re.compile(r"(?<![\w.])_IN_SUIT\[")
+
+
+def _dynamic_suits(src: str) -> str:
+    """A generated function of a game whose cards' suits depend on the deal (``deck: suit_of:`` reading the
+    trump or a var): every read of the effective suit (``SUIT[…]``, the follow tables ``_IN_SUIT[…]``)
+    reads the state's tables instead, bound once at the function's start from ``s.eff`` (State,
+    ``compile/declarations.py``). The function's first parameter is always the state ``s``."""
+    src = _SUIT_READ.sub("EFF[", _IN_SUIT_READ.sub("EFFIN[", src))
+    if "EFF[" not in src and "EFFIN[" not in src:
+        return src
+    head, _, body = src.partition(":\n")
+    return f"{head}:\n    EFF, EFFIN = s.eff\n{body}"
 
 
 def _comprehension_end(src: str, start: int):

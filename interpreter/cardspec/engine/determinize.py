@@ -221,6 +221,8 @@ def _fill(s, slots, cards_by_slot, rng_seed=None, tops=(), guess=()):
         s.rng = random.Random(rng_seed)
     for var in guess:   # secrets: the ruleset's guess (vars: guess:) from the dealt cards, else the default
         s.v[var.index] = var.guess(s) if var.guess is not None else var.default
+    if s.game.eff_of is not None:   # suits that depend on the deal: those of the values just set
+        s.eff = s.game.eff_of(s)
     if not s.terminal and s.entered:   # a step that keeps its hands in order (the tricks step) re-sorts them
         sort_hands = getattr(s.game.steps[s.pc], "sort_hands", None)
         if sort_hands is not None:
@@ -288,6 +290,8 @@ class Determinizer:
         # Voids by the effective suit (deck suit_of); a card the duty to follow never bars (tricks
         # exempt:) shows nothing; the led suit is the trick event's when it names one (docs/tricks.md).
         suit = deck.eff_suit
+        if game.eff_of is not None:   # suits that depend on the deal: those of the values the view shows
+            suit = game.eff_of(_template(game, view)[0])[0]
         free = tricks.maybe_exempt if tricks is not None else ()
         # Public facts of this deal, from the log.
         voids = {}

@@ -81,6 +81,7 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
         body = _effect_lines(game, comp, kind, eff[kind], p + (kind,), params)
         if not body:
             continue
+        body = _suits_follow(game, body)
         if "if" in eff:
             cond = comp.code(eff["if"], p + ("if",), params, (BOOL,))
             if cond is None:
@@ -90,6 +91,19 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
         else:
             lines.extend(body)
     return lines
+
+
+_SLOT_WRITE = re.compile(r"\bs\.v\[(\d+)\]\s*(?:[-+*]|//)?=(?!=)")
+
+
+def _suits_follow(game, body: list) -> list:
+    """``body`` (an effect's statements) and, when it writes the trump or a var that the cards' suits
+    depend on (``deck: suit_of:`` reading them: ``Game.eff_inputs``), the State's suit tables made again
+    at once, so every later expression of the same effects reads the new suits."""
+    inputs = getattr(game, "eff_inputs", None)
+    if not inputs or not any(int(m.group(1)) in inputs for ln in body for m in _SLOT_WRITE.finditer(ln)):
+        return body
+    return body + ["s.eff = _EFF_OF(s)"]
 
 
 #: Effects that act on the turn in progress (``State.ts``): only a turns step's phases and actions run them.

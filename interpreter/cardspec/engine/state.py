@@ -46,7 +46,7 @@ class State(SmallChoices):
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
                  "plays", "flight", "queue", "carried", "history", "_stack_order", "_result", "_deal_override", "ts", "_cache",
-                 "positions", "nxt", "partial", "_chpos")
+                 "positions", "nxt", "partial", "_chpos", "eff")
 
     def __init__(self, game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
@@ -74,6 +74,7 @@ class State(SmallChoices):
         self.nxt = None        # match: next_player for every seat (None: play goes left, or not computed yet)
         self.partial = ()      # small choices made so far of the seat to act's decision (choices.py)
         self._chpos = None     # the step's position for them (None: nothing chosen)
+        self.eff = None        # (suit table, follow tables) when suits depend on the deal (deck suit_of)
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
@@ -123,6 +124,7 @@ class State(SmallChoices):
         s.nxt = self.nxt               # a tuple: shared
         s.partial = self.partial       # tuples: shared
         s._chpos = self._chpos
+        s.eff = self.eff               # tables: shared
         return s
 
     def position_key(self) -> tuple:
@@ -178,6 +180,8 @@ class State(SmallChoices):
         v[BID_SUIT] = v[BID_LEVEL] = v[CALLED_BY] = -1
         v[BID_CONTRACT] = ""
         v[SITS_OUT] = -1   # every seat plays until a sits_out step says otherwise
+        if g.eff_of is not None:   # suits that depend on the deal: the table of its first values
+            self.eff = g.eff_of(self)
         self.nxt = None   # the play order: computed when a step needs it (_advance_steps, Game.next_player)
         self.pc = 0
         self.entered = False

@@ -454,6 +454,8 @@ class _Compiler:
         attr = str(name)
         if a.type in (CARD, ANY) and attr in self._CARD_ATTRS:
             table, t = self._CARD_ATTRS[attr]
+            if attr == "suit" and self.env.dynamic_suit:
+                return Code(f"EFF[{a.src}]", t)   # the suit this deal gives the card (the state's table)
             values = (self.env.ns or {}).get(table)
             mag = (0, 0, max((abs(x) for x in values if isinstance(x, int)), default=0)) \
                 if t == INT and values is not None else None

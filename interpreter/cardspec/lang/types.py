@@ -100,11 +100,14 @@ class Env:
     # ruleset's expressions they mean the ruleset's declaration, even where a step gives its expressions a
     # parameter of that name.
     hides: frozenset = frozenset()
+    # Whether a card's effective suit depends on the deal (``deck: suit_of:`` reading the trump or a var):
+    # then ``card.suit`` reads the state's table (``EFF``, bound from ``s.eff`` in each generated function).
+    dynamic_suit: bool = False
 
     def engine_view(self) -> "Env":
         """This env as an ``EngineText`` sees it: the engine's names only, none of the ruleset's hiding them."""
         view = Env(names=dict(self.engine), deck=self.deck, players=self.players, ns=self.ns,
-                   seat_zones=self.seat_zones, used={}, engine=self.engine)
+                   seat_zones=self.seat_zones, used={}, engine=self.engine, dynamic_suit=self.dynamic_suit)
         for name, b in self.names.items():
             view.names.setdefault(name, b)
         return view

@@ -15,18 +15,18 @@ import re
 from .. import sides as _sides
 from ..compiler import INTS, SEAT_ZONE, ZONE, Compiler
 from ..model import Counter, Var, Zone
-from ..slots import SYSTEM_VARS
+from ..slots import SYSTEM_VARS, TRUMP
 from ...cards import CardError
 from ...lang import CARD, INT, SUIT, Binding, list_of
 
-ADDS = ("zones", "zone", "stock", "counters", "counter", "vars", "var", "_pending_vis", "sides")
+ADDS = ("zones", "zone", "stock", "counters", "counter", "vars", "var", "_pending_vis", "sides", "eff_inputs",
+        "eff_of")
 
 
 def run(g):
     comp, data, env = g.comp, g.data, g.env
+    g.eff_inputs = g.eff_of = None   # (set by suit_of when suits depend on the deal)
     dspec = data.get("deck") or {}
-    if dspec.get("suit_of") is not None:
-        _suit_of(g, comp, dspec["suit_of"])
     # Zones.
     g.zones = []
     zspec = data.get("zones") or {}
@@ -85,6 +85,8 @@ def run(g):
         g.vars.append(v)
         env.names[name] = Binding(f"s.v[{v.index}]", {"seat": INT, "card": CARD}.get(t, t))
     g.var = {v.name: v for v in g.vars}
+    if dspec.get("suit_of") is not None:
+        _suit_of(g, comp, dspec["suit_of"])
     # Sides (docs/sides.md): the names partner, alone, partner_known, on_declarer_side(s) exist
     # before define: (definitions and scores use them); its expressions compile after.
     g.sides = _sides.install(g, data["sides"]) if data.get("sides") is not None else None
@@ -116,25 +118,56 @@ def _card_default(g, comp, name, default):
 
 
 def _suit_of(g, comp: Compiler, text):
-    """``deck: suit_of:`` (docs/tricks.md): every card's effective suit, as a table made now.
+    """``deck: suit_of:`` (docs/tricks.md): every card's effective suit.
 
-    The expression sees ``card`` (``card.suit`` is still the printed suit here) and options; it may
-    not read the state. Afterwards ``card.suit`` in every expression, following and the led suit
-    are the effective suit (``SUIT``); ``card.printed_suit`` reads ``PSUIT``.
+    The expression sees ``card`` (``card.suit`` is still the printed suit here) and options, and may read
+    the trump and the ruleset's vars (Euchre's left bower is a trump once trumps are made; Skat's jacks
+    join the declared suit). Reading neither, it is made into a table now. Reading them, the suits depend
+    on the deal: the State keeps the table of the current values (``s.eff``, made again whenever the
+    trump or one of those vars changes: ``eff_inputs``, ``eff_of``) and ``card.suit`` in every expression,
+    following and the led suit read it. Afterwards ``card.suit`` is the effective suit everywhere;
+    ``card.printed_suit`` reads ``PSUIT``. Anything else of the state (a zone, a counter) is a problem.
     """
+    from .flow import _slots_read   # (a helper of the flow pass: which slots a generated expression reads)
     path = ("deck", "suit_of")
     code = comp.code(text, path, (("card", CARD),), (SUIT,))
     if code is None:
         return
     d = g.deck
-    if re.search(r"\bs\.|\(s[,)]", code.src):
-        comp.problem(path, "suit_of may read only the card and options (it is made into a table at load)",
-                     "e.g. if card.rank == Q or card.rank == J then diamonds else card.suit")
+    reads = _slots_read(code.src, getattr(g.env, "def_src", {})) if re.search(r"\bs\.|\(s[,)]", code.src) \
+        else ((), ())
+    allowed = {TRUMP} | {v.index for v in g.vars}
+    if reads is None or reads[1] or not set(reads[0]) <= allowed:
+        comp.problem(path, "suit_of may read the card, options, the trump and the ruleset's vars (not zones or "
+                     "counters): a card's suit is made into a table", "e.g. if card.rank == J and card.color == "
+                     "trump.color then trump else card.suit")
         return
     f = comp.function(code.src, (("card", CARD),))
-    table = []
-    for face in range(d.n_faces):
-        x = f(None, face)
-        table.append(x if 0 <= x < len(d.suits) else -1)
-    d.set_effective_suits(table)
-    g.ns.update(SUIT=tuple(table) + (-1,), SORT_KEY=d.sort_key)
+    n_suits = len(d.suits)
+    if not reads[0]:   # the same for the whole match: one table, now
+        table = []
+        for face in range(d.n_faces):
+            x = f(None, face)
+            table.append(x if 0 <= x < n_suits else -1)
+        d.set_effective_suits(table)
+        g.ns.update(SUIT=tuple(table) + (-1,), SORT_KEY=d.sort_key)
+        return
+    inputs = tuple(reads[0])
+    g.eff_inputs = inputs
+    g.env.dynamic_suit = True
+    tables = {}
+    faces = range(d.n_faces)
+
+    def eff_of(s):
+        """``(suit table, follow tables)`` for the current values of the inputs (kept by those values)."""
+        key = tuple([s.v[i] for i in inputs])
+        got = tables.get(key)
+        if got is None:
+            suit = [f(s, face) for face in faces]
+            suit = tuple(x if 0 <= x < n_suits else -1 for x in suit) + (-1,)
+            follow = tuple(frozenset(c for c in faces if suit[c] == x).__contains__ for x in range(n_suits)) \
+                + (frozenset(c for c in faces if suit[c] < 0).__contains__,)
+            got = tables[key] = (suit, follow)
+        return got
+    g.eff_of = eff_of
+    g.ns["_EFF_OF"] = eff_of

@@ -116,6 +116,8 @@ class Trump(Step):
         t = self.suit(s)
         t = t if 0 <= t < len(s.game.deck.suits) else -1
         s.v[TRUMP] = t
+        if s.game.eff_of is not None:   # suits that depend on the trump (deck suit_of)
+            s.eff = s.game.eff_of(s)
         s.emit({"type": "trump", "deal": s.v[DEAL_NUMBER], "suit": s.game.deck.suits[t] if t >= 0 else None})
 
 

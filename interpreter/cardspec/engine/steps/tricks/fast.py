@@ -47,8 +47,8 @@ class FastPaths:
         self.simple = not (reads_trick or self.relead or exempt is not None)
         loop_legal = legal
         runs = _suit_runs(game.deck)
-        if not self.simple or self.choose is not None:
-            runs = None
+        if not self.simple or self.choose is not None or game.eff_of is not None:
+            runs = None   # (suits that depend on the deal: no fixed runs of faces per suit)
         hand_ref = re.compile(rf"\bz\[{H}\]")
         # Hands sorted by face: a suit's faces are one run of ints, so the cards that follow suit
         # are one slice, found by bisection (no per-card filter). When no effect of this step puts

@@ -112,7 +112,7 @@ class Legality:
             return "not in your hand"
         if s.plays and self.follow == "suit" and s.v[LED_SUIT] >= 0:
             led = s.v[LED_SUIT]
-            suit = s.game.deck.eff_suit
+            suit = s.eff[0] if s.eff is not None else s.game.deck.eff_suit
             free = self._legal(s)
             if suit[card] != led and card not in free and any(suit[c] == led for c in hand):
                 return f"not legal: you must follow suit ({s.game.deck.suits[led]})"

@@ -112,7 +112,8 @@ class Tricks(Legality, Choosing, FastPaths, Step):
         H, n = self.hand, game.n
         # Effective suits (deck suit_of) and cards of no suit (a joker): docs/tricks.md.
         eff = game.deck.eff_suit
-        self.nosuit = any(x < 0 for x in eff)
+        # (suits that depend on the deal, deck suit_of reading the trump or a var: any card may be of no suit)
+        self.nosuit = any(x < 0 for x in eff) or game.eff_of is not None
         exempt, self.maybe_exempt = exempt_code(game, comp, body, path)
         self.exempt = exempt
         led_code = comp.code(body["led_suit"], path + ("led_suit",), AFTER_PLAY_CTX, (SUIT,)) \
