@@ -44,14 +44,14 @@ import itertools
 import math
 import re
 
-from ..compiler import Compiler, SEAT_ZONE, ZONE, failed_reason
-from ..effects import END_LEVELS, effects_source
-from ..slots import SITS_OUT, TO_ACT, TURN
-from ...cards import SUIT_NAMES
-from ...lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
+from ...compiler import Compiler, SEAT_ZONE, ZONE, failed_reason
+from ...effects import END_LEVELS, effects_source
+from ...slots import SITS_OUT, TO_ACT, TURN
+from ....cards import SUIT_NAMES
+from ....lang import (ANY, BOOL, CARD, INT, STR, SUIT, Binding, DslError, RuleFault, compile_expr, list_of, name_problem,
                      py_param)
-from .base import MAX_LISTED, Step, _listing_too_large, _sub_multiset, step_type
-from ..choices import DIGITS, DONE_WORD, ActionSpaceError, CardSetSearch, _rest_if_within, literal_list, static_range
+from ..base import MAX_LISTED, Step, _listing_too_large, _sub_multiset, step_type
+from ...choices import DIGITS, DONE_WORD, ActionSpaceError, CardSetSearch, _rest_if_within, literal_list, static_range
 
 DONE = (-1, ())
 SKIP = (-2, ())
@@ -611,7 +611,7 @@ class Turns(Step):
     @staticmethod
     def _param_free(game, text):
         """True when ``legal:`` compiles with ``seat`` alone (it names no parameter): hoisted out of the loops."""
-        from ...lang import DslError, compile_expr
+        from ....lang import DslError, compile_expr
         try:
             compile_expr(text, game.env, {"seat": Binding("p_seat", INT)}, (BOOL,))
             return True
@@ -1176,7 +1176,7 @@ class Turns(Step):
 
     def _words(self, game, P) -> list:
         """Every word a unit of parameter ``P`` can be written as (its part of the action space)."""
-        from ..choices import ActionSpaceError, DIGITS, literal_list
+        from ...choices import ActionSpaceError, DIGITS, literal_list
         if P.kind in ("card", "cards"):
             return self.card_codes(game)
         if P.kind == "number":
