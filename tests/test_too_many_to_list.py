@@ -35,7 +35,8 @@ def _long_hand(hand_size=20, seed=1):
 
 @pytest.fixture
 def small_cap(monkeypatch):
-    monkeypatch.setattr(turns.core, "MAX_LISTED", SMALL_CAP)   # (where the turns step reads the cap)
+    for room in (turns.cards, turns.actions, turns.search):   # the modules of the turns step that read the cap
+        monkeypatch.setattr(room, "MAX_LISTED", SMALL_CAP)
 
 
 def test_too_many_to_list_is_an_error_that_leaves_the_state_usable(small_cap):

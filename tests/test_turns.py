@@ -1,4 +1,4 @@
-"""The generic turn step (interpreter/cardspec/engine/steps/turns.py, docs/turns.md) on a toy ruleset.
+"""The generic turn step (interpreter/cardspec/engine/steps/turns/, docs/turns.md) on a toy ruleset.
 
 tests/turns/toy.yaml declares one action of every parameter kind (one card
 with a per-card ``where``, a range of cards, a number in a range with a step, a

@@ -1,0 +1,174 @@
+"""Compiling one action kind of a turns step: ``_Action``, ``compile_action`` (engine/steps/turns/).
+
+An action (docs/turns.md, ``actions:``) has a text, parameters of four kinds (``KINDS``: card.py,
+cards.py, number.py, choice.py), a ``legal:`` condition and effects. Each action's legal moves and its
+legality check are generated as Python functions at load time, from the loops and checks its
+parameters compile to; the check (``is_legal``) never lists every move, so a typed ``meld 7H 8H 9H`` is
+checked directly even when thousands of melds are possible. core.py compiles the step's actions with
+``compile_action`` and ``distinct_text``; search.py searches their parameters one small choice at a time.
+"""
+from __future__ import annotations
+
+from ...effects import effects_source
+from ....lang import ANY, BOOL, INT, Binding, DslError, compile_expr, name_problem, py_param
+from ..base import MAX_LISTED, _listing_too_large, _sub_multiset
+from .card import Card
+from .cards import Cards, _candidates, _combos, _perms
+from .choice import Choice, _choose, _distinct_values
+from .number import Number, _range
+
+#: The kinds of a parameter, by their YAML key (an action's ``params: {NAME: {KEY: …}}``).
+KINDS = {"card": Card, "cards": Cards, "number": Number, "choice": Choice}
+PARAM_KINDS = tuple(KINDS)
+
+
+class _Action:
+    __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
+                 "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted")
+
+
+def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
+    """Whether action ``a``'s text can be told apart from the step's other ``actions`` and its done/skip
+    words: two actions written alike would list one and apply the other (fuzz seed 20261201, mutant
+    23712: an action `prophesy` given `text: play` listed 'play' and then refused it as the play of cards
+    that 'needs declare'). A problem at the action's text (or the action) for the second."""
+    if not a.words:
+        comp.problem(path + ("text",) if isinstance(spec, dict) and "text" in spec else path,
+                     f"action '{a.name}' has an empty text: a player could not write it")
+        return False
+    words = " ".join(a.words)
+    clash = next((b.name for b in actions if b.words == a.words), None)
+    what = (f"the text of action '{clash}'" if clash is not None else
+            "the word that ends a phase (done:)" if words == done_text.lower() else
+            "the word that passes a phase (pass:)" if words == skip_text.lower() else None)
+    if what is None:
+        return True
+    at = path + ("text",) if isinstance(spec, dict) and "text" in spec else path
+    comp.problem(at, f"action '{a.name}' is written '{words}', {what}: a player's text could not say which",
+                 "give each action of a step a text of its own (text: …)")
+    return False
+
+
+def compile_action(game, comp, name, spec, path):
+    """The ``_Action`` of action kind ``name`` (``spec``: its YAML at ``path``), or None after a problem."""
+    if spec is None:
+        spec = {}
+    if not isinstance(spec, dict):
+        comp.problem(path, "an action is a mapping {text, params, legal, effects}")
+        return None
+    a = _Action()
+    a.path = tuple(path)   # (for the listing bound, engine/listing.py)
+    a.pre = None           # legal: when it names no parameter: checked before any search (_feasible)
+    a.hoisted = False
+    a.name = str(name)
+    a.text = str(spec.get("text", a.name.replace("_", " ")))
+    a.words = tuple(a.text.lower().split())
+    a.help = spec.get("help", "")
+    a.secret = bool(spec.get("secret", False))   # its action event is shown to the actor only
+    ctx = [("seat", INT)]
+    a.params = []
+    params = spec.get("params") or {}
+    if not isinstance(params, dict):
+        comp.problem(path + ("params",), "params is a mapping NAME: {card|cards|number|choice: …}")
+        params = {}
+    loops = []     # legal generation: nested loops
+    checks = []    # direct check of given args
+    for pname, pspec in params.items():
+        pp = path + ("params", pname)
+        why = name_problem(pname) or ("it names the acting seat" if pname in ("seat", "s") else None)
+        if why is not None:
+            comp.problem(pp, f"a parameter's name: {why}", "e.g. params: {cards: {cards: hand}}")
+            continue
+        kinds = [k for k in (pspec or {}) if k in PARAM_KINDS] if isinstance(pspec, dict) else []
+        if len(kinds) != 1:
+            comp.problem(pp, f"a parameter has one of {', '.join(PARAM_KINDS)}")
+            continue
+        P = KINDS[kinds[0]](pname, pspec)
+        loop = P.compile(game, comp, pspec, pp, tuple(ctx), checks)
+        if loop is None:
+            continue
+        loops.append((loop, []))
+        a.params.append(P)
+        ctx.append((pname, P.type))
+    ctx = tuple(ctx)
+    # legal: an expression, {rule: EXPR, reason: TEXT} or a list of them (all must hold); the action's
+    # reason: is the default reason. A refused action names the reason of the part that failed.
+    why = spec.get("reason")
+    parts = comp.condition_parts(spec.get("legal", True), path + ("legal",),
+                                 " ".join(str(why).split()) if why is not None else None)
+    codes = [(comp.code(text, p, ctx, (BOOL,)), r, " ".join(str(text).split())) for text, r, p in parts]
+    if not codes or any(c is None for c, _, _ in codes):
+        lsrc = "False"
+    else:
+        lsrc = codes[0][0].src if len(codes) == 1 else " and ".join(f"({c.src})" for c, _, _ in codes)
+    a.legal_text = " and ".join(x for _, _, x in codes) if len(codes) != 1 else codes[0][2]
+    unpack = ["(" + "".join(py_param(P.name) + ", " for P in a.params) + ") = p_args"] if a.params else []
+    a.why_parts = [(comp.function("", (("seat", INT), ("args", ANY)), statements=unpack + [f"return bool({c.src})"])
+                    if len(codes) > 1 else None,
+                    r or f"'{a.text}' needs {x}, which does not hold now", x)
+                   for c, r, x in codes if c is not None]
+    args = "(" + "".join(py_param(P.name) + ", " for P in a.params) + ")"
+    lines = ["out = []"]
+    a.never = lsrc == "False"   # never legal (e.g. an option's test): _moves does not call its lister
+    check_src = lsrc   # a typed action is checked against the whole condition, hoisted or not
+    if a.params and lsrc != "True" and _param_free(game, " and ".join(f"({t})" for t, _, _ in parts)):
+        lines.append(f"if not ({lsrc}): return out")   # the same for every value: checked once
+        a.pre = comp.function(lsrc, (("seat", INT),))
+        a.hoisted = True
+        lsrc = "True"
+    ind = ""
+    for head, _ in loops:
+        lines.append(ind + head)
+        ind += "    "
+    if len(loops) > 1:   # each loop is bounded; their product is counted (MAX_LISTED)
+        lines.insert(1, "_n = 0")
+        what = f"the action {a.name} (its parameters together)"
+        lines += [ind + "_n += 1", ind + f"if _n > {MAX_LISTED}: _t_over({what!r})"]
+    lines.append(ind + (f"if {lsrc}: out.append({args})" if lsrc != "True" else f"out.append({args})"))
+    lines.append("return out")
+    # the same loops making the internal moves (action index, args) at once (_moves)
+    mlines = lines[:-2] + [lines[-2].replace(f"out.append({args})", f"out.append((p_index, {args}))"), "return out"]
+    if len(loops) == 1 and loops[0][0].startswith("for ") and loops[0][0].endswith(":"):
+        # one loop: a list comprehension (the same list, less work per value)
+        i = lines.index(loops[0][0])
+        clause = loops[0][0][:-1] + (f" if {lsrc}" if lsrc != "True" else "")
+        lines = lines[:i] + [f"return [{args} {clause}]"]
+        mlines = mlines[:i] + [f"return [(p_index, {args}) {clause}]"]
+    comp.ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
+                   _t_cands=_candidates, _t_distinct=_distinct_values, _t_over=_listing_too_large,
+                   _t_choose=_choose)
+    a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
+    a.moves_fn = comp.function("", (("seat", INT), ("index", INT)), statements=mlines)
+    clines = []
+    if a.params:
+        clines.append("(" + "".join(py_param(P.name) + ", " for P in a.params) + ") = p_args")
+    clines += checks + [f"return bool({check_src})"]
+    a.check_fn = comp.function("", (("seat", INT), ("args", ANY)), statements=clines)
+    src = effects_source(game, comp, spec.get("effects"), path + ("effects",), ctx)
+    a.fx = comp.function("", ctx, statements=src) if src else None
+    a.write = _writer(a, game.deck)
+    return a
+
+
+def _param_free(game, text):
+    """True when ``legal:`` compiles with ``seat`` alone (it names no parameter): hoisted out of the loops."""
+    try:
+        compile_expr(text, game.env, {"seat": Binding("p_seat", INT)}, (BOOL,))
+        return True
+    except DslError:
+        return False
+
+
+def _writer(a, deck):
+    """The function giving the text of action ``a``'s move from its values (``Turns.text``): its text, then
+    the words of each parameter's value (the kind's ``writer``). One list of cards or cards only
+    (``discard 2C 3C``, ``call AS``), the most frequent, is written without a call per parameter."""
+    codes = deck.code
+    kinds = [P.kind for P in a.params]
+    t = a.text
+    if kinds == ["cards"]:
+        return lambda args: " ".join([t] + [codes[c] for c in args[0]])
+    if kinds and all(k == "card" for k in kinds):
+        return lambda args: " ".join([t] + [codes[c] for c in args])
+    writers = [P.writer(deck) for P in a.params]
+    return lambda args: " ".join([t] + [w for write, v in zip(writers, args) for w in write(v)])
