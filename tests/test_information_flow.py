@@ -38,11 +38,11 @@ OBSERVERS = 4
 #: A game is checkable when at least this many re-deals were compared (not discarded).
 MIN_COMPARED = 3
 
-ISSUE_32 = "face-down discards are logged to every seat (issue 32); fixed next"
-
-#: (ruleset, players) that leak today: every seat's log has the declarer's ``action`` event naming the
-#: cards it lays face down (Napoleon's ``discard``, Sheepshead's ``bury``). The fix removes these.
-LEAKING = {("napoleon", n): ISSUE_32 for n in (4, 5, 6)} | {("sheepshead", n): ISSUE_32 for n in (3, 4, 5)}
+#: (ruleset, players) known to leak, with why (an xfail, strict: fixing it turns the marker into a failure).
+#: Empty since issue 32's fix: Napoleon's face-down ``discard`` and Sheepshead's ``bury`` named their cards
+#: in every seat's log; the engine now counts cards put face down in the other seats' logs
+#: (engine/information.py).
+LEAKING: dict = {}
 
 #: Rulesets that show every seat a value depending on cards some seat cannot see, because their rules
 #: say so (such re-deals are outside the seat's information set, counted as ``published``).
@@ -132,13 +132,47 @@ def _variant(tmp_path, secret: bool, source: str = "hand[seat]") -> Path:
     return path
 
 
-def test_the_check_catches_a_face_down_card_logged_to_all(tmp_path):
-    """A ruleset whose face-down ``bury`` is logged to every seat (issue 32's leak, on purpose) fails:
-    each other seat's log differs in the ``action`` event when the buried card is renamed."""
+def test_the_check_catches_a_face_down_card_logged_to_all(tmp_path, monkeypatch):
+    """The check can fail on a log: with the engine made to name the cards of a face-down ``bury`` to every
+    seat again (issue 32's leak, put back on purpose by patching the public form of the event), each other
+    seat's log differs in the ``action`` event when the buried card is renamed."""
+    from cardspec.engine.steps.turns import core
+    monkeypatch.setattr(core, "public_action", lambda seat, text, args, hidden: None)   # (no public form)
+    monkeypatch.setattr(core.Turns, "_do", _leaky_do(core.Turns._do))
     reports = _check(_variant(tmp_path, secret=False), 4, seeds=(1, 2))
     leaks = [leak for r in reports for leak in r.leaks]
     assert leaks, f"the leak was not seen: {_summary(reports)}"
     assert any("log differs" in leak and "'action': 'bury " in leak for leak in leaks), leaks[:3]
+
+
+def _leaky_do(do):
+    """``Turns._do`` that shows every seat the action's whole text (as the engine did before issue 32)."""
+    def leaky(self, s, move):
+        n = len(s.events) if s.events is not None else 0
+        do(self, s, move)
+        for ev in (s.events or [])[n:]:
+            if ev.get("type") == "action":
+                ev.pop("_to", None)
+                ev.pop("_public", None)
+    return leaky
+
+
+def test_face_down_cards_are_counted_not_named_in_the_other_seats_logs(tmp_path):
+    """Issue 32: an action whose cards go face down is logged to the other seats without the cards
+    (``bury 1 card face down``, ``face_down: 1``); the actor's own log keeps them; the check finds nothing
+    (``secret: false`` needs no help from the author any more)."""
+    g = cardspec.load(str(_variant(tmp_path, secret=False)), 4)
+    s = g.new_state(seed=1)
+    s.apply(s.legal_actions()[0])
+    actor = [e for e in s.log_all() if e["type"] == "action"][-1]["seat"]
+    own = [e for e in s.log(actor) if e["type"] == "action"][-1]
+    other = [e for e in s.log((actor + 1) % 4) if e["type"] == "action"][-1]
+    spectator = [e for e in s.log(None) if e["type"] == "action"][-1]
+    assert own["action"].startswith("bury ") and len(own["action"].split()) == 2
+    assert other == spectator == {"type": "action", "seat": actor, "action": "bury 1 card face down",
+                                  "face_down": 1}
+    reports = _check(_variant(tmp_path, secret=False), 4, seeds=(1, 2))
+    assert not [leak for r in reports for leak in r.leaks]
 
 
 def test_the_check_catches_legal_actions_naming_unseen_cards(tmp_path):

@@ -281,3 +281,25 @@ def test_bots_play_a_deal(bot):
     while not s.terminal:
         take_turn(s, bots[s.to_act])
     assert sum(s.game_scores().values()) == 0
+
+
+def test_the_discard_is_face_down_to_the_other_seats():
+    """napoleon.md, Partners: "Napoleon then takes the widow and discards 2 face down" — the other seats'
+    logs say how many cards, never which (issue 32: every seat used to read `discard AD JD …`, and learnt
+    whether Napoleon had discarded the called card, i.e. played alone); his own log keeps them."""
+    g = cardspec.load("napoleon")
+    for seed in range(6):
+        s = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not any(e["type"] == "action" and e["action"].startswith("discard") for e in s.log_all()):
+            s.apply(rng.choice(s.legal_actions()))
+        ev = [e for e in s.log_all() if e["type"] == "action"][-1]
+        cards = ev["action"].split()[1:]
+        assert len(cards) == 2
+        for seat in [None, *range(g.n)]:
+            seen = [e for e in s.log(seat) if e["type"] == "action"][-1]
+            if seat == ev["seat"]:
+                assert seen["action"] == ev["action"]
+            else:
+                assert seen["action"] == "discard 2 cards face down" and seen["face_down"] == 2
+                assert not any(c in str(s.log(seat)) for c in cards if c not in str(s.view(seat)))

@@ -552,3 +552,23 @@ def test_the_match_totals_are_the_sum_of_every_deals_points(players):
         expected = {str(p): sum(e["points"][str(p)] for e in deals) for p in range(players)}
         assert s.scores() == expected
         assert deals[-1]["totals"] == expected
+
+
+def test_the_buried_cards_are_face_down_to_the_other_seats():
+    """sheepshead.md, Picking: the picker buries cards face down (they count for his side) — the other
+    seats' logs say how many, never which (issue 32: every seat used to read `bury 8H KD`)."""
+    g = G(5)
+    for seed in range(8):
+        s = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.terminal and not any(e["type"] == "action" and e["action"].startswith("bury")
+                                         for e in s.log_all()):
+            s.apply(rng.choice(s.legal_actions()))
+        if s.terminal:
+            continue
+        ev = [e for e in s.log_all() if e["type"] == "action"][-1]
+        k = len(ev["action"].split()) - 1
+        for seat in [None, *range(5)]:
+            seen = [e for e in s.log(seat) if e["type"] == "action" and e["seat"] == ev["seat"]][-1]
+            assert seen["action"] == (ev["action"] if seat == ev["seat"] else
+                                      f"bury {k} card{'s' if k != 1 else ''} face down")

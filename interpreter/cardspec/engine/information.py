@@ -6,7 +6,7 @@ log only when the rules show the cards to them anyway:
 
 - before the action: the cards come from a zone the other seats see (a face-up pile, the table), or
 - after it: an effect of the action moves them into such a zone (a meld on the table, a discard pile, a
-  trick), unconditionally.
+  trick) — a ``move``, ``meld`` or ``lay_off`` effect not under an ``if:``.
 
 Otherwise the cards go (or stay) face down — a discard into one's own buried pile, a bury, a card put
 aside — and the other seats' logs show the action with those cards counted, not named
@@ -28,20 +28,32 @@ from ..lang import Binding, DslError, UnsafeName, compile_expr, py_param
 #: Zone visibilities that show the zone's cards to seats other than its owner (docs/rulesets.md, "Zones").
 SEEN_BY_OTHERS = frozenset({"all", "top", "all_but_owner"})
 
+#: Effects that move a parameter's cards into a zone (``cards:`` names the parameter, ``to:`` the zone):
+#: ``move``, and the melds' ``meld`` and ``lay_off`` (engine/melds).
+MOVING = ("move", "meld", "lay_off")
+
 
 def _zone(game, text, ctx):
-    """The ``Zone`` an expression names (a shared zone, or a per-seat zone indexed by a seat), or None.
-    Compiled again here without recording anything (the step compiles it for play and reports problems)."""
+    """The ``Zone`` an expression names (a shared zone, a per-seat zone — named whole, the step means the
+    acting seat's —, or one seat's), or None. Compiled again here without recording anything (the step
+    compiles it for play and reports problems)."""
     try:
         pmap = {name: Binding(py_param(name), t) for name, t in ctx}
         code = compile_expr(str(text), game.env, pmap, ())
         node = ast.parse(code.src, mode="eval").body
     except (DslError, UnsafeName, SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
         return None
-    if code.type.startswith("list[list["):   # a per-seat zone named whole (``hand``): the actor's own
-        node = ast.Subscript(value=node, slice=ast.Constant(0))
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "z"
+            and isinstance(node.slice, ast.Constant) and type(node.slice.value) is int
+            and 0 <= node.slice.value < len(game.zones)):
+        return game.zones[node.slice.value]   # a zone named whole
     z = _zone_of(game, node)
     return None if isinstance(z, str) else z
+
+
+def _seen_by_others(z) -> bool:
+    """Whether seats other than its owner see zone ``z``'s cards (a zone of melds: always, on the table)."""
+    return z.melds or z.visibility in SEEN_BY_OTHERS
 
 
 def face_down_params(game, params, effects, ctx) -> tuple:
@@ -57,20 +69,21 @@ def face_down_params(game, params, effects, ctx) -> tuple:
     out = []
     shown_after = set()   # names of parameters that an unconditional top-level move puts where others see
     for i, fx in enumerate(effects if isinstance(effects, list) else ()):
-        if not (isinstance(fx, dict) and set(fx) == {"move"} and isinstance(fx["move"], dict)):
+        kinds = [k for k in MOVING if isinstance(fx, dict) and set(fx) == {k} and isinstance(fx[k], dict)]
+        if not kinds:
             continue
-        body = fx["move"]
+        body = fx[kinds[0]]
         cards = body.get("cards")
         if not isinstance(cards, str) or "to" not in body:
             continue
         z = _zone(game, body["to"], ctx)
-        if z is not None and z.visibility in SEEN_BY_OTHERS:
+        if z is not None and _seen_by_others(z):
             shown_after.add(cards.strip())
     for j, (name, kind, zone_text) in enumerate(params):
         if kind not in ("card", "cards") or zone_text is None:
             continue
         src = _zone(game, zone_text, ctx[:1 + j])
-        if src is not None and src.visibility in SEEN_BY_OTHERS:
+        if src is not None and _seen_by_others(src):
             continue
         if name in shown_after:
             continue

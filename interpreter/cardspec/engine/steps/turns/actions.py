@@ -10,6 +10,7 @@ checked directly even when thousands of melds are possible. core.py compiles the
 from __future__ import annotations
 
 from ...effects import effects_source
+from ...information import face_down_params
 from ....lang import ANY, BOOL, INT, Binding, DslError, compile_expr, name_problem, py_param
 from ..base import MAX_LISTED, _listing_too_large, _sub_multiset
 from .card import Card
@@ -24,7 +25,7 @@ PARAM_KINDS = tuple(KINDS)
 
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
-                 "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted")
+                 "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -147,6 +148,10 @@ def compile_action(game, comp, name, spec, path):
     src = effects_source(game, comp, spec.get("effects"), path + ("effects",), ctx)
     a.fx = comp.function("", ctx, statements=src) if src else None
     a.write = _writer(a, game.deck)
+    # The card parameters whose cards go (or stay) face down: the other seats' logs count them, not name
+    # them (engine/information.py; issue 32: a discard face down was told to every seat).
+    a.face_down = face_down_params(game, [(P.name, P.kind, getattr(P, "zone", None)) for P in a.params],
+                                   spec.get("effects"), ctx)
     return a
 
 

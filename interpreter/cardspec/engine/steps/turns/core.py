@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from ...compiler import Compiler, failed_reason
 from ...effects import END_LEVELS, effects_source
+from ...information import public_action
 from ...slots import SITS_OUT, TO_ACT, TURN
 from ....lang import BOOL, INT, Binding, RuleFault
 from ..base import Step, step_type
@@ -326,9 +327,12 @@ class Turns(ActionSearch, Step):
         a = self.actions[ai]
         if s.events is not None:
             ev = {"type": "action", "seat": actor, "action": self.text(s, move)}
-            s.emit(ev, to=(actor,) if a.secret else None)
+            hidden = a.secret or a.face_down
+            s.emit(ev, to=(actor,) if hidden else None)
             if a.secret:   # other seats see that the seat acted, not what it chose
                 ev["_public"] = {"type": "action", "seat": actor, "action": a.text}
+            elif hidden:   # cards put face down: the other seats see how many, not which (information.py)
+                ev["_public"] = public_action(actor, a.text, args, a.face_down)
         ts[CNT] += 1
         if a.fx is not None:
             a.fx(s, actor, *args)
