@@ -81,6 +81,47 @@ def test_joker_led_to_trick_10_the_second_card_counts_as_led(game, base):
     assert trick_winner(game, base, ["JK", "5H", "KH", "3S", "AD"], leader=0, trick_number=10, trump="C") == 2
 
 
+def _trick_position(game, base, held, trick_number, trump):
+    """A position of ``base`` (in its tricks step) at the start of trick ``trick_number``, trumps
+    ``trump``, seat 0 to lead, each seat holding ``held[seat]`` (codes) and no other hidden card."""
+    v = copy.deepcopy(base.view(None))
+    for name, z in v["zones"].items():
+        if isinstance(z, dict) and "count" in z:
+            v["zones"][name] = {"count": 0}
+        elif isinstance(z, dict):
+            for k, e in z.items():
+                if isinstance(e, dict):
+                    z[k] = {"count": 0}
+    for p in range(game.n):
+        v["zones"]["hand"][str(p)] = {"count": len(held[p])}
+    v["system"].update(trick_number=trick_number, leader=0, to_act=0, led_suit=-1, tricks_total=10,
+                       trump=game.deck.suit_index(trump))
+    v["trick"] = []
+    return game.state_from_view(v, {("hand", p): cards for p, cards in held.items()})
+
+
+def test_a_led_joker_names_the_suit_every_other_card_must_follow(game, base):
+    """goninkan.md, Play: "A player who leads it names a suit, which the others must follow." The joker
+    led to trick 3 naming clubs (trumps diamonds): the next seat holding clubs must play a club; a seat
+    void in clubs plays any card, and that card does not make its suit the one to follow: the seat after
+    it must still play a club (worked example "joker led naming ♠; ♠4, ♠K, ♣9 (void in spades), ♠A")."""
+    held = {0: ["JK", "5S"], 1: ["4C", "6H"], 2: ["7H", "9S"], 3: ["8C", "9H"], 4: ["3C", "JS"]}
+    s = _trick_position(game, base, held, 3, "D")
+    s.events = []   # record this trick's events
+    s.apply("JK")
+    s.apply("name clubs")
+    assert s.to_act == 1 and s.legal_actions() == ["4C"]
+    s.apply("4C")
+    assert sorted(s.legal_actions()) == ["7H", "9S"]      # void in clubs: any card
+    s.apply("7H")
+    assert s.legal_actions() == ["8C"]                    # clubs still, not the hearts played before
+    s.apply("8C")
+    assert s.legal_actions() == ["3C"]
+    s.apply("3C")
+    trick = [e for e in s.log_all() if e["type"] == "trick"][-1]
+    assert trick["led_suit"] == "C" and trick["winner"] == 0
+
+
 def test_joker_not_on_trick_one(game):
     """goninkan.md, Play: the joker may be played to any trick but the 1st (and the 10th)."""
     s = game.new_state(seed=3, deal=_deal(game, {0: ["AC"], 2: ["JK", "3H"]}))

@@ -423,6 +423,24 @@ def test_leader_of_the_joker_names_the_suit(rulesets):
     assert events[1]["winner"] == 0 and events[1]["led_suit"] == "S"
 
 
+def test_a_choice_that_changes_nothing_is_a_warning(tmp_path, rulesets):
+    """goninkan.md, "Play": "A player who leads it names a suit, which the others must follow." A choose:
+    with neither led_suit: nor effects: is made, logged and read by nothing: Goninkan's named suit was
+    followed by nobody (issue 32 item 5). `cardspec validate` warns at the choose: key, naming the fix;
+    a choice that sets the led suit or runs effects is not warned."""
+    from cardspec.authoring.validate import validate_ruleset
+    p = tmp_path / "j.yaml"
+    p.write_text(JOKER.replace("        led_suit: choice\n", ""))
+    problems, status = validate_ruleset(str(p), play=False)
+    ws = [w for w in problems if w.code == "choose/changes-nothing"]
+    assert status == 0 and len(ws) == 1 and ws[0].severity == "warning"
+    assert ws[0].line == JOKER.splitlines().index("      choose:") + 1 and "led_suit: choice" in ws[0].hint
+    p.write_text(JOKER.replace("        led_suit: choice\n", "        effects: [{set: {named: choice}}]\n")
+                 .replace("counters:", "vars:\n  named: {type: suit, default: no_suit}\ncounters:"))
+    assert [w for w in validate_ruleset(str(p), play=False)[0] if w.code == "choose/changes-nothing"] == []
+    assert cardspec.load(rulesets["joker"]).warnings == []
+
+
 def test_a_pending_choice_refuses_cards_and_leaves_the_state(rulesets):
     """An illegal action names the legal ones and leaves the state unchanged (DESIGN.md, "Errors")."""
     g = load(rulesets, "joker", joker_lead="named")

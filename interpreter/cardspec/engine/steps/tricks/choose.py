@@ -47,8 +47,23 @@ def choose_setup(game, comp, body, path):
     lines += [re.sub(r"\bs\.([vz])\[", r"\1[", ln) for ln in
               effects_source(game, comp, body.get("effects"), path + ("effects",), ctx)]
     word = str(body.get("word", "name")).strip() or "name"
+    if "led_suit" not in body and not body.get("effects"):
+        _changes_nothing(game, comp, path, word)
     return {"when": when, "values": comp.function(values.src, AFTER_PLAY_CTX), "type": t, "word": word,
             "lines": lines, "src": values.src, "size": values.size}
+
+
+def _changes_nothing(game, comp, path, word):
+    """A warning at ``choose:`` with neither ``led_suit:`` nor ``effects:``: the choice is made and logged,
+    and nothing reads it (issue 32 item 5: Goninkan's led joker named a suit that nobody had to follow;
+    the trick's led suit was then the second card's, the rule for a led card of no suit)."""
+    w = comp.pos.problem(path, f"choose: the choice ({word} …) changes nothing: it has no led_suit: and no "
+                               "effects:, so the trick goes on as if nothing were chosen",
+                         "for a suit the others must follow: led_suit: choice (docs/tricks.md, \"A choice "
+                         "inside a trick\"); else effects: that keep the choice, e.g. [{set: {VAR: choice}}]",
+                         key=True)
+    w.severity, w.code = "warning", "choose/changes-nothing"
+    game.warnings.append(w)
 
 
 class Choosing:
