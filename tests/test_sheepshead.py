@@ -328,6 +328,22 @@ def test_called_card_only_to_its_suit_and_the_picker_keeps_his_hold_card():
     assert "called" in str(e.value)
 
 
+def test_the_picker_may_discard_his_last_called_suit_card_once_the_suit_was_led():
+    """Partners: "Until then the picker may not discard his last card of the called suit to another lead
+    (last trick excepted)" -- until the called suit is first led. The picker leads ♠9 to trick 1 (the
+    first spade lead: the partner plays ♠A); at trick 2, void in hearts, he may discard ♠7, his last spade."""
+    hands = {0: "AC TC TD KD 9D 8D", 1: "9S 7S QC JD AD 7D", 2: "AS KC 9C 8H 9H 7H",
+             3: "TS KS AH TH JC JS", 4: "8S KH QS QH QD JH"}
+    s = picked(hands=hands)
+    s.apply("call AS")
+    s.apply("9S")                               # the called suit led for the first time
+    assert s.legal_actions() == ["AS"]
+    play(s, "AS", "KS", "8S", "AC")
+    assert tricks(s)[0]["winner"] == 2
+    play(s, "8H", "AH", "KH", "TC")
+    assert s.to_act == 1 and sorted(s.legal_actions()) == sorted(["QC", "JD", "AD", "7D", "7S"])
+
+
 def test_information_partner_seat_changes_no_other_view_or_log():
     """Issue 18, the information test: before the called card is played no other seat's view or log
     shows who holds it: the deals that differ only in which of seats 2 and 3 holds ♠A look the same."""
