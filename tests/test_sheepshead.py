@@ -510,6 +510,27 @@ def test_option_jack_of_diamonds_partner():
     assert s.view(1)["sides"]["partner"] == -1
 
 
+def test_option_jack_of_diamonds_has_no_called_card_play_rule():
+    """Options: "partner: called_ace | jack_of_diamonds (the J♦ holder is the partner; picker who holds or
+    buried J♦ plays alone)" -- and no play constraint: the called ace's rules (Partners) are not the J♦'s.
+    To the first trump lead the J♦ holder plays any trump; void in a fail suit he may trump with the J♦;
+    the picker, void in the led suit, may trump with his last trump."""
+    g = G(partner_rule="jack_of_diamonds")
+    hands = dict(PICKER_HANDS)
+    hands[1], hands[4] = "9S KH QC JH AD 7D", "JD TD KD QD 9D 8D"
+    s = dealt(g, hands, PICKER_BLIND)
+    play(s, "pick", "bury 8C 7C", "7D", "7H", "QS")
+    assert s.to_act == 4 and sorted(s.legal_actions()) == sorted(["JD", "TD", "KD", "QD", "9D", "8D"])
+    s = dealt(g, hands, PICKER_BLIND)
+    play(s, "pick", "bury 8C 7C", "KH", "9H", "AH")
+    assert s.to_act == 4 and "JD" in s.legal_actions()       # void in hearts
+    hands = {0: "KS 7S TH 9H 8H QS", 1: "AC TC KC 9C AS AH", 2: "9S 8S KH 7H QC TS",
+             3: "QH QD JC JS JH JD", 4: "AD TD KD 9D 8D 7D"}
+    s = dealt(g, hands, PICKER_BLIND)
+    play(s, "pass", "pick", "bury 8C 7C", "AC")              # seat 2 picks; seat 1 leads a club
+    assert s.to_act == 2 and "QC" in s.legal_actions()       # the picker's last trump, void in clubs
+
+
 @pytest.mark.parametrize("players,each,blind", [(3, 10, 2), (4, 7, 4)])
 def test_option_three_and_four_players_picker_alone(players, each, blind):
     """Options: players 3 (10 each, blind 2) or 4 (7 each, blind 4); the picker always plays alone."""
