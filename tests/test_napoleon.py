@@ -214,6 +214,48 @@ def test_all20_loses_option(base):
     assert _scored(cardspec.load("napoleon", 5), base, 20)[1] == 2
 
 
+def _honours_deal(to, seed):
+    """Deal 1 of a seeded match with discards_to ``to``: seat 1 Napoleon (♥13, calls ♠A), discarding ♦10
+    ♣10 (two honours); then random legal cards. Returns the deal's events."""
+    g = cardspec.load("napoleon", 5, {"discards_to": to})
+    s = g.new_state(seed=1)
+    s.apply("bid 13 H")
+    for _ in range(4):
+        s.apply("pass")
+    s.apply("call AS")
+    s.apply("discard TD TC")
+    rng = random.Random(seed)
+    while s.view(None)["system"]["deal_number"] == 1:
+        s.apply(rng.choice(s.legal_actions()))
+    log = s.log_all()
+    return log[:next(i for i, e in enumerate(log) if e["type"] == "deal_end")], s
+
+
+@pytest.mark.parametrize("to", ["nobody", "allies", "first_trick"])
+@pytest.mark.parametrize("seed", range(3))
+def test_discarded_honours_count_for_whom_discards_to_says(to, seed):
+    """napoleon.md, Partners: "Discarded honours count for nobody (settled here; variants give them to the
+    allies or to trick 1's winner)" -- option discards_to: nobody | allies | first_trick. Each side's
+    honours are counted when the play ends (the public `honours` event and its log line): the honours
+    its seats took, and Napoleon's two discarded honours where the option gives them."""
+    events, s = _honours_deal(to, seed)
+    side = {1} | {e["seat"] for e in events if e["type"] == "partner"}
+    took = {p: 0 for p in range(5)}
+    for e in events:
+        if e["type"] == "trick":
+            took[e["taker"]] += sum(1 for _, c in e["cards"] if c[0] in "AKQJT")
+    first = next(e for e in events if e["type"] == "trick" and e["number"] == 1)["winner"]
+    to_side = to == "first_trick" and first in side
+    to_allies = to == "allies" or (to == "first_trick" and first not in side)
+    (ev,) = [e for e in events if e["type"] == "honours"]
+    assert ev["side"] == sum(took[p] for p in side) + (2 if to_side else 0)
+    assert ev["allies"] == sum(took[p] for p in range(5) if p not in side) + (2 if to_allies else 0)
+    assert ev["side"] + ev["allies"] == (20 if to != "nobody" else 18)
+    from cardspec.play.terminal import format_events
+    assert f"honours: Napoleon's side {ev['side']}, the allies {ev['allies']}" in \
+        "\n".join(format_events(s.game, s.log(0)))
+
+
 # ---- Properties and information -----------------------------------------------------------------
 @pytest.mark.parametrize("players,opts", [(5, {}), (4, {}), (6, {}), (5, {"joker": True, "deals": 2}),
                                           (5, {"joker": True, "joker_lead": "names_suit", "deals": 2})])
