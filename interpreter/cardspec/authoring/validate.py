@@ -227,7 +227,10 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True,
             where["doing"] = "playing random games"
             _random_games(games, problems)
     if not problems and games:
-        problems.extend(_unread_options(rs, options, games))
+        unread = _unread_option_names(rs, options, games)
+        problems.extend(_unread_options(rs, unread))
+        where["doing"] = "comparing the games each option's values make"
+        problems.extend(_alike_values(rs, options, games, unread, where.setdefault("fingerprints", {})))
     seen_warnings = set()
     for game in games.values():   # what compiling found that runs but may not be meant (Game.warnings)
         for w in game.warnings:
@@ -238,11 +241,11 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True,
     return _dedupe(problems, schema_failed and len(rs.problems)), (1 if errors else 0)
 
 
-def _unread_options(rs, options, games: dict) -> list:
-    """A warning at each declared option that nothing reads (no expression, ``by_option`` or step
-    field; ``Game.options_read``) for any player count, nor with any other option at another of its
-    values (``_option_values``, compiled for the smallest count): ``--option NAME=…`` would be accepted
-    and change nothing (issue 20 item 4: an inherited option the variant hard-codes away)."""
+def _unread_option_names(rs, options, games: dict) -> list:
+    """The declared options that nothing reads (no expression, ``by_option`` or step field;
+    ``Game.options_read``) for any player count, nor with any other option at another of its values
+    (``_option_values``, compiled for the smallest count): ``--option NAME=…`` would be accepted and
+    change nothing (issue 20 item 4: an inherited option the variant hard-codes away)."""
     from ..engine import Game
     read = set()
     for game in games.values():
@@ -259,12 +262,85 @@ def _unread_options(rs, options, games: dict) -> list:
                 read |= Game(rs, min(games), {**base, name: v}).options_read
             except Exception:  # noqa: BLE001 - the option extremes report what fails to compile
                 continue
+    return [name for name in unread if name not in read]
+
+
+def _unread_options(rs, unread: list) -> list:
+    """A warning at each option of ``unread`` (``_unread_option_names``)."""
     return [dataclasses.replace(rs.positions.problem(("options", name), f"option '{name}' is read by no expression, "
                                            f"by_option or step: setting it changes nothing",
                                            f"read it where its rule is decided (an expression naming "
                                            f"{name}, or `by_option: {name}`), or leave the option out", key=True),
                                 severity="warning", code="option/unread")
-            for name in unread if name not in read]
+            for name in unread]
+
+
+def _alike_values(rs, options, games: dict, unread, prints: dict) -> list:
+    """A warning at each option (a choice, or a bool) with two values that make the same game: the same
+    generated code, tables and resolved ruleset (``Game.fingerprint``) at every player count, and with
+    each other option at another of its values (``_option_values``, at the smallest count) -- so no rule
+    tells those values apart and choosing one over the other changes nothing (issue 32 item 5: Napoleon's
+    ``discards_to: allies`` was read only as "not first_trick", as ``nobody`` is). The kind of miss the
+    unread-option check cannot see: the option is read, but some value by nothing (a comparison with
+    another value only, a ``by_option`` case the value shares, a definition nothing calls).
+
+    Options the caller fixed, options already unread and options a step field names (the engine reads
+    their value itself) are left out. ``prints``: fingerprints known, ``(option items, players)`` → digest
+    (the option extremes' games); compiled here when missing."""
+    from ..engine import Game
+    base = dict(options or {})
+    counts = sorted(games)
+    named = set().union(*(g._options_named for g in games.values()))
+    for n, g in games.items():
+        prints.setdefault((tuple(sorted(base.items())), n), g.fingerprint)
+
+    def fingerprint(values: dict, n: int):
+        key = (tuple(sorted({**base, **values}.items())), n)
+        if key not in prints:
+            try:
+                prints[key] = Game(rs, n, {**base, **values}).fingerprint
+            except Exception:  # noqa: BLE001 - the option extremes report what fails to compile
+                prints[key] = None
+        return prints[key]
+
+    others = _option_values(rs, base)[:MAX_OPTION_VARIANTS]
+    out = []
+    for name, spec in rs.options.items():
+        if name in base or name in unread or name in named:
+            continue
+        if isinstance(spec.get("values"), list):
+            values = list(dict.fromkeys(v for v in spec["values"] if isinstance(v, (int, str, bool))))
+        elif spec.get("type") == "bool":
+            values = [bool(spec.get("default")), not spec.get("default")]
+        else:
+            continue
+        default = spec.get("default")
+        groups = [values] if len(values) > 1 else []
+        # Each setting splits the groups of values whose games were alike so far by the game each makes;
+        # a value that fails to compile (None) stays apart.
+        settings = [({}, n) for n in counts] + [({k: v}, counts[0]) for k, v in others if k != name]
+        for extra, n in settings:
+            if not groups:
+                break
+            split = []
+            for group in groups:
+                by_print = {}
+                for v in group:
+                    fp = fingerprint({**extra, **({} if v == default else {name: v})}, n)
+                    by_print.setdefault(fp if fp is not None else ("failed", v), []).append(v)
+                split += [g for g in by_print.values() if len(g) > 1]
+            groups = split
+        for group in groups:
+            shown = [("true" if v else "false") if isinstance(v, bool) else str(v) for v in group]
+            alike = ", ".join(shown[:-1]) + " and " + shown[-1]
+            out.append(dataclasses.replace(rs.positions.problem(
+                ("options", name),
+                f"option '{name}': {alike} make the same game: no rule tells "
+                f"{'them' if len(group) > 2 else 'the two'} apart, so choosing one over the other changes nothing",
+                f"read each value where its rule is decided ({name} == \"{shown[-1]}\", or a by_option: {name} "
+                f"case of its own), or leave out the values that do nothing", key=True),
+                severity="warning", code="option/values-alike"))
+    return out
 
 
 def _add(problems: list, e: RulesetError, seen: set, prefix: str = ""):
@@ -335,6 +411,7 @@ def _option_extremes(rs, options, counts, problems: list, seen: set, where: dict
             except Exception as e:  # noqa: BLE001
                 problems.append(internal_problem(rs.file, e, during=f" compiling with --option {name}={shown}"))
                 break
+            where.setdefault("fingerprints", {})[(tuple(sorted({**base, name: v}.items())), n)] = game.fingerprint
             _deal_every_shape(game, problems, seen, prefix)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import dis
+import hashlib
 import re
 import types
 
@@ -22,6 +23,10 @@ from ..errors import Problem, RulesetError
 ZONE = list_of(CARD)
 SEAT_ZONE = list_of(list_of(CARD))
 INTS = list_of(INT)
+
+
+#: Digits of an object's id() in a generated name (``_choices_140494720053648``): not part of what the code does.
+_ID_IN_NAME = re.compile(r"(?<=[A-Za-z_])\d{9,}")
 
 
 def _dummy(*a, **k):  # stands in for an expression that did not compile
@@ -46,6 +51,9 @@ class Compiler:
         #: path -> the worst-case cost (steps) of the expression compiled there (the largest when several
         #: are): what one evaluation of it costs, for the listing bounds of decision steps (engine/listing.py)
         self.costs: dict = {}
+        #: A digest of every generated function's source, in the order compiled (names made from an
+        #: object's id() written alike): with the tables and the resolved ruleset, ``Game.fingerprint``.
+        self.digest = hashlib.blake2b(digest_size=20)
 
     # ---- positions ----------------------------------------------------------
     def locate(self, path, text: str, err: DslError) -> Problem:
@@ -252,6 +260,7 @@ class Compiler:
         if " if " in src and "SUIT[" in src:
             src = self._suit_faces(src)
         code = check_generated(src, fname, f"<ruleset {self.rs.name}>")
+        self.digest.update(_ID_IN_NAME.sub("#", src).encode())
         exec(code, self.ns)  # generated from the checked tree, checked again by check_generated
         return self.ns[fname]
 

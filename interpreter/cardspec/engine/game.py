@@ -12,17 +12,35 @@ Seats are 0..n-1 clockwise; seat i+1 is at seat i's left (DESIGN.md).
 """
 from __future__ import annotations
 
+import json as _json
 import random
+import re
 from itertools import chain as _chain_iter
 
 from . import melds as _melds  # noqa: F401  (meld functions for expressions, meld/lay_off effects)
 from .compile import compile_into
 from .compile.generate import action_codec
+from .compiler import _ID_IN_NAME
 from .model import Counter, VISIBILITY, Var, Zone  # noqa: F401  (the declarations' shapes, also named here)
 from .slots import SITS_OUT
 from ..rules import by_option_nodes
 
 _chain_lists = _chain_iter.from_iterable
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+
+
+def _fingerprint(g) -> str:
+    """What compiling made, as one digest (``Game.fingerprint``): every generated function's source (the
+    compiler's digest, option values folded into them), the tables they read (the namespace's plain
+    values) and the ruleset as its ``by_option`` choices resolved it. Object addresses and names made
+    from id() are written alike, so two compiles of the same game give the same digest. Taken when
+    compiling ends (later caches, such as the action codec, add nothing)."""
+    h = g.comp.digest.copy()
+    for k, v in g.ns.items():
+        if k != "__builtins__" and isinstance(v, (tuple, frozenset, dict, int, str, float)):
+            h.update(_ADDRESS.sub("", _ID_IN_NAME.sub("#", f"{k}={v!r};")).encode())
+    h.update(_json.dumps(g.data, default=repr, sort_keys=True).encode())
+    return h.hexdigest()
 
 
 class Game:
@@ -42,6 +60,7 @@ class Game:
 
     def __init__(self, ruleset, players: int | None = None, options: dict | None = None):
         compile_into(self, ruleset, players, options)
+        self.fingerprint = _fingerprint(self)
         self._frozen = True
 
     def __setattr__(self, name, value):
