@@ -153,6 +153,25 @@ def test_all_pass_redeal_same_dealer():
     assert s.view(A)["zones"]["hand"][str(A)] != sorted(SPADES_DEAL[A].split())
 
 
+def test_the_first_deal_start_event_names_the_dealer_of_the_cut():
+    """Players and seating: "First dealer: everyone cuts; the lowest card in the rank above deals." The
+    first `deal_start` event (and the play log's "Deal 1" line) names that dealer, not seat 0 (issue 32
+    item 5); a redeal after five passes names the same dealer."""
+    from cardspec.play.terminal import format_events
+    named = set()
+    for seed in range(6):
+        s = game().new_state(seed=seed)
+        dealer = s.view(None)["dealer"]
+        named.add(dealer)
+        starts = [e for e in s.log_all() if e["type"] == "deal_start"]
+        assert starts == [{"type": "deal_start", "deal": 1, "dealer": dealer}]
+        assert format_events(s.game, s.log(0))[0] == f"Deal 1 (dealer: seat {dealer})"
+        for _ in range(5):
+            s.apply("pass")
+        assert [e["dealer"] for e in s.log_all() if e["type"] == "deal_start"] == [dealer, dealer]
+    assert named - {0}
+
+
 @pytest.mark.parametrize("players", [5, 6])
 def test_all_pass_on_the_first_deal_keeps_the_dealer_of_the_cut(players):
     """Bidding: all pass -> "redealt by the same dealer", also on the first deal after the cut for the

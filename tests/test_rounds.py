@@ -38,6 +38,48 @@ def test_draw_sets_the_first_dealer_and_play_goes_to_the_right():
     assert [p for p, _ in plays(s)] == [first, (first - 1) % 4, (first - 2) % 4, (first - 3) % 4]
 
 
+def test_deal_start_names_the_dealer_the_draw_chose():
+    """briscola-chiamata.md, Players and seating: "First dealer: everyone cuts; the lowest card ... deals"
+    (goninkan.md, Cards: "the lowest card deals"). The first deal's `deal_start` event names that dealer,
+    not the seat that dealt by default (issue 32 item 5): the draw runs before any decision of the deal,
+    so the event is not yet shown to anyone; the `dealer` event follows the draw as before."""
+    g = game()
+    named = set()
+    for seed in range(8):
+        s = g.new_state(seed=seed)
+        dealer = s.view(None)["dealer"]
+        log = s.log_all()
+        assert log[0] == {"type": "deal_start", "deal": 1, "dealer": dealer}
+        assert {"type": "dealer", "seat": dealer} in log
+        assert all(s.log(p)[0] == log[0] for p in (None, 0, 1))
+        named.add(dealer)
+    assert named - {0}                       # the draw chose another seat than 0 in some seed
+
+
+def test_a_dealer_chosen_after_a_decision_is_told_by_the_dealer_event(tmp_path):
+    """A `set: {dealer: …}` after a decision of the deal (here a turns step before the draw): the
+    `deal_start` event was shown with the dealer it named, so it stays; the `dealer` event that follows
+    the draw names the new one (docs/events.md)."""
+    text = TOY.read_text().replace("deal:\n  - if: deal_number == 1\n    do: [{add", """actions:
+  ready: {help: Ready., effects: []}
+deal:
+  - if: deal_number == 1
+    turns: {first: 0, until: turn_number >= 1, turn: [{one: [ready]}]}
+  - if: deal_number == 1
+    do: [{add""", 1)
+    assert "ready" in text
+    p = tmp_path / "rounds-ready.yaml"
+    p.write_text(text)
+    g = cardspec.load(str(p), 4)
+    for seed in range(8):
+        s = g.new_state(seed=seed)
+        assert s.log_all() == [{"type": "deal_start", "deal": 1, "dealer": 0}, {"type": "turn", "seat": 0, "number": 1}]
+        s.apply("ready")
+        dealer = s.view(None)["dealer"]
+        assert s.log_all()[0] == {"type": "deal_start", "deal": 1, "dealer": 0}
+        assert {"type": "dealer", "seat": dealer} in s.log_all()
+
+
 def test_dealing_follows_play_order():
     """briscola-chiamata.md, Deal: cards are dealt one at a time starting at the dealer's right."""
     g = game(order="right")

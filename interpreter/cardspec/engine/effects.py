@@ -48,6 +48,34 @@ _TURN_ONLY_HINT = {
 EXTRA_EFFECTS = {}
 
 
+def _opens_deal(game, path) -> bool:
+    """Whether the effect at ``path`` runs before any decision of its deal: it is in an automatic step of
+    ``deal:`` and every step before that one is automatic too (a decision step skipped by its ``if:``
+    still counts as one). Such an effect runs in the same advance as the deal's ``deal_start`` event,
+    before any seat has been shown it."""
+    from .steps.base import STEP_TYPES
+    steps = game.data.get("deal")
+    if len(path) < 3 or path[0] != "deal" or not isinstance(path[1], int) or not isinstance(steps, list):
+        return False
+    for spec in steps[:path[1] + 1]:
+        kinds = [spec] if isinstance(spec, str) else \
+            [k for k in spec if k not in ("id", "if", "name", "before_deal")] if isinstance(spec, dict) else []
+        if len(kinds) != 1 or getattr(STEP_TYPES.get(kinds[0]), "decision", True):
+            return False
+    return True
+
+
+def _deal_start_names_dealer(s):
+    """The current deal's ``deal_start`` event names the dealer a ``set: {dealer: …}`` of the deal's opening
+    steps chose (a cut or a draw for the first dealer; issue 32 item 5: Briscola Chiamata's first deal_start
+    named seat 0 whoever the cut chose). Replaced, not changed in place: a clone shares the older events."""
+    events = s.events
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("type") == "deal_start":
+            events[i] = {**events[i], "dealer": s.v[0]}
+            return
+
+
 def compile_effects(game, comp: Compiler, effects, path, params):
     """A function ``f(s, *params)`` running ``effects`` in order, or None for an empty list."""
     lines = effects_source(game, comp, effects, path, params)
@@ -130,6 +158,9 @@ def _effect_lines(game, comp, kind, body, path, params):
                 if code is not None:
                     out += [f"s.v[0] = ({code.src}) % s.n",
                             "if s.events is not None: s.emit({'type': 'dealer', 'seat': s.v[0]})"]
+                    if _opens_deal(game, path):   # the deal_start event, not yet shown, names this dealer
+                        comp.ns["_deal_start_names_dealer"] = _deal_start_names_dealer
+                        out += ["if s.events is not None: _deal_start_names_dealer(s)"]
                 continue
             if var is None and "[" in str(name):   # COUNTER[SEAT]: one seat's counter set outright
                 target = _target(game, comp, name, path + (name,), params)
