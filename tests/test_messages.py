@@ -82,11 +82,11 @@ def test_every_unknown_name_of_an_expression_is_reported(tmp_path):
         extends: black-lady
         name: v
         define:
-          pass_size: if pas_to == "cycle" then pas_count else pass_cont
+          pass_size: !replace if pas_to == "cycle" then pas_count else pass_cont
         """)
-    assert found == [(4, 17, "unknown name 'pas_to'", "did you mean 'pass_to'?"),
-                     (4, 40, "unknown name 'pas_count'", "did you mean 'pass_count'?"),
-                     (4, 55, "unknown name 'pass_cont'", "did you mean 'pass_count'?")]
+    assert found == [(4, 26, "unknown name 'pas_to'", "did you mean 'pass_to'?"),
+                     (4, 49, "unknown name 'pas_count'", "did you mean 'pass_count'?"),
+                     (4, 64, "unknown name 'pass_cont'", "did you mean 'pass_count'?")]
 
 
 def test_emit_gives_a_suit_as_its_letter_and_a_card_as_its_code(tmp_path):

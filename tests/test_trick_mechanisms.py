@@ -280,12 +280,13 @@ def test_effective_suit_in_expressions_and_messages(rulesets):
 
 
 def test_suit_of_may_not_read_the_state(tmp_path):
-    """suit_of is made into a table at load: an expression reading the state is a ruleset error at its line."""
+    """suit_of may read the card, options, the trump and the ruleset's vars (a table per value of those:
+    tests/test_deal_suits.py); another value of the state (here the dealer) is a ruleset error at its line."""
     p = tmp_path / "bad.yaml"
     p.write_text(SHEEP.replace("suit_of: if card.rank == Q", "suit_of: if dealer == 0 and card.rank == Q"))
     with pytest.raises(cardspec.RulesetError) as e:
         cardspec.load(str(p))
-    assert "bad.yaml:7:" in str(e.value) and "suit_of may read only the card" in str(e.value)
+    assert "bad.yaml:7:" in str(e.value) and "suit_of may read the card, options, the trump" in str(e.value)
 
 
 def test_exempt_joker_may_be_played_when_able_to_follow(rulesets):

@@ -38,7 +38,7 @@ def _fingerprint(g) -> str:
     h = g.comp.digest.copy()
     for k, v in g.ns.items():
         if k != "__builtins__" and isinstance(v, (tuple, frozenset, dict, int, str, float)):
-            h.update(_ADDRESS.sub("", _ID_IN_NAME.sub("#", f"{k}={v!r};")).encode())
+            h.update(_ID_IN_NAME.sub("#", _ADDRESS.sub("", f"{k}={v!r};")).encode())   # (addresses first: hex digits after a letter are no id)
     h.update(_json.dumps(g.data, default=repr, sort_keys=True).encode())
     return h.hexdigest()
 

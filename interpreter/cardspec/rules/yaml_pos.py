@@ -160,6 +160,14 @@ def _construct(node, path, pos: Positions, file: str, budget: list, depth: int =
         style = node.style or ""
         pos[path] = Pos(file, m.line + 1, m.column + 1, quoted=style in ("'", '"'), block=style in ("|", ">"))
         if node.tag == "!replace":
+            # The node starts at its tag: the value starts after it (``penalty(s): !replace EXPR``).
+            lines = pos.sources.get(file) or []
+            line = lines[m.line] if m.line < len(lines) else ""
+            at = line.find("!replace", m.column)
+            if at >= 0 and style not in ("|", ">"):
+                rest = line[at + len("!replace"):]
+                col = at + len("!replace") + (len(rest) - len(rest.lstrip(" "))) + 1
+                pos[path] = Pos(file, m.line + 1, col, quoted=style in ("'", '"'), block=False)
             if len(path) != 2 or path[0] != "define":
                 raise RulesetError(pos.problem(path, "!replace goes on a list, or on a definition that replaces "
                                                "the base's", "e.g. after_trick: !replace [...], or under define: "
