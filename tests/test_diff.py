@@ -9,11 +9,14 @@ from cardspec.rules import read_ruleset
 
 
 def test_the_8_widow_variant_differs_only_in_the_widow_and_the_player_count():
-    """The issue's example: the diff mentions only the widow and the player count."""
+    """The issue's example: the diff mentions only the widow and the player count (and the rounding
+    option the variant narrows to one value: an even widow never reads it, validate's
+    option/values-alike)."""
     text = diff_text("cancellation-black-lady", "cancellation-black-lady-8-widow")
     rows = compare(read_ruleset("cancellation-black-lady"), read_ruleset("cancellation-black-lady-8-widow"))
     assert {(sec, item) for sec, item, *_ in rows} == {("players", "min"), ("players", "max"),
-                                                        ("options", "widow_8p.default")}
+                                                        ("options", "widow_8p.default"),
+                                                        ("options", "face_up_rounding.values")}
     assert "options.widow_8p.default: 0 → 8" in text
     assert re.search(r"cancellation-black-lady-8-widow\.yaml:9\)", text)      # where B writes it
     assert "With 8 players: 13 cards in each hand → 12 cards in each hand, 8 in the widow (4 face up)." in text

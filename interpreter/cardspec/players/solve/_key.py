@@ -97,6 +97,7 @@ def _search_fns(game):
             "    s.nxt = self.nxt\n"
             "    s.partial = self.partial\n"
             "    s._chpos = self._chpos\n"
+            "    s.eff = self.eff\n"
             "    return s\n")
     ns = {"dumps": _dumps, "new": State.__new__, "State": State}
     exec(compile(key + copy, "<solve._search_fns>", "exec"), ns)
