@@ -116,3 +116,35 @@ def test_validate_checks_every_player_count_and_option():
     assert status == 1 and len(problems) == 1
     assert "who=nobody" in problems[0].message and "with 5 players" in problems[0].message
     assert "cannot deal 6 cards to each of 5 players" in problems[0].message and problems[0].line == 28
+
+
+def test_a_seat_sitting_out_decided_after_the_deal_or_nobody():
+    """Issue 34 item 11 (docs/rules/euchre.md, "Partners": a maker going alone, his partner sits out): a
+    ``sits_out`` step after the deal whose seat is decided in play (tests/sides/sitout_after_deal.yaml)
+    once made the tricks step raise ``TypeError: 'NoneType' object is not subscriptable`` in every deal
+    where it named nobody (the play-order table was left unmade). Both branches, many deals: when the
+    seat at the dealer's left plays alone his partner never plays and each trick has 3 cards; else 4."""
+    g = cardspec.load(str(TOY.parent / "sitout_after_deal.yaml"))
+    assert g.may_sit_out
+    seen = set()
+    for seed in range(40):
+        s = g.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not s.terminal:
+            s.apply(rng.choice(s.legal_actions()))
+        log = s.log_all()
+        deal = 0
+        for ev in log:
+            if ev["type"] == "deal_start":
+                deal, out = ev.get("dealer", 0), None
+            elif ev["type"] == "sits_out":
+                out = ev["seat"]
+            elif ev["type"] == "trick":
+                seats = [p for p, _ in ev["cards"]]
+                if out is None:
+                    assert len(seats) == 4
+                else:
+                    assert len(seats) == 3 and out not in seats
+                    assert out == (deal + 3) % 4   # the partner of the dealer's left
+                seen.add(out is None)
+    assert seen == {True, False}

@@ -112,14 +112,19 @@ class Game:
         return nxt[seat % self.n]
 
     def order_table(self, s):
-        """``match: next_player`` for every seat, as a tuple (None without one and with nobody sitting
-        out: play goes left). A seat that sits out (``sits_out``) is passed over: the seat before it is
+        """``match: next_player`` for every seat, as a tuple (None without one in a game where no seat
+        ever sits out: play goes left). A seat that sits out (``sits_out``) is passed over: the seat before it is
         followed by the one after it (its own entry stays its successor, so a walk from it goes on)."""
         out = s.v[SITS_OUT] if self.may_sit_out else -1
         if self.next_expr is None:
-            if out < 0:
+            if out < 0 and not self.may_sit_out:
                 return None
+            # A game where a seat may sit out reads the table in its generated code (the tricks step's
+            # fast loop) even in a deal where nobody does: a sits_out step placed after the deal, whose
+            # seat depends on the play (a maker going alone), often names none (issue 34 item 11).
             order = [(seat + 1) % self.n for seat in range(self.n)]
+            if out < 0:
+                return tuple(order)
         else:
             order = self._expr_order(s)
             if out < 0:
