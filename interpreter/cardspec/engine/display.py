@@ -79,7 +79,9 @@ def build_display(game, view: dict) -> dict:
             values = []
             for k, seats in enumerate(game.teams):
                 seen = [row[s] for s in seats if s < len(row) and row[s] is not None]
-                values.append({"who": side_label(game, k), "seats": list(seats), "value": seen[0] if seen else None})
+                # a by: team counter's view holds each seat's part: the team's value is their sum
+                value = (sum(seen) if c.by == "team" else seen[0]) if seen else None
+                values.append({"who": side_label(game, k), "seats": list(seats), "value": value})
             counters.append({"name": c.name, "label": c.label, "by": "team", "values": values})
         else:
             counters.append({"name": c.name, "label": c.label, "by": "seat",

@@ -166,7 +166,12 @@ def _effect_lines(game, comp, kind, body, path, params):
                 target = _target(game, comp, name, path + (name,), params)
                 code = comp.code(value, path + (name,), params, (INT,))
                 if target is not None and code is not None:
-                    out.append(f"{target} = {_bounded(code)}")
+                    tc = game.counter.get(str(name).split("[")[0].strip())
+                    if tc is not None and tc.by != "seat":   # a team's total (engine/teams.py)
+                        seat = target[target.index("][") + 2:-1]
+                        out.append(f"_team_set(s, {tc.index}, {seat}, {_bounded(code)}, {tc.by!r})")
+                    else:
+                        out.append(f"{target} = {_bounded(code)}")
                 continue
             if var is None:
                 import difflib
@@ -206,6 +211,8 @@ def _effect_lines(game, comp, kind, body, path, params):
         value = comp.code(body.get("value", 1), path + ("value",), inner, (INT,))
         if value is None:
             return None
+        if c.by != "seat":   # once per team, its first seat bound as seat (engine/teams.py)
+            return [f"for p_seat in _team_firsts(s, {c.by!r}):", "    " + _add(f"s.c[{c.index}][p_seat]", value)]
         return [f"for p_seat in range(s.n):", "    " + _add(f"s.c[{c.index}][p_seat]", value)]
     if kind == "move":
         if not isinstance(body, dict) or "from" not in body or "to" not in body:

@@ -34,6 +34,7 @@ class Counter:
     visibility: str = "all"   # "owner": a view shows only the seat's own value (others None)
     label: str = ""           # what front ends call it; "" = not shown to players (bookkeeping)
     show: str = ""            # "seats" | "teams" (one value per team) | "" (not shown)
+    by: str = "seat"          # "seat" | "team" | "side": read as a team's total (engine/teams.py)
 
 
 @dataclass

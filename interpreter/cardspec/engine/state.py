@@ -19,6 +19,7 @@ from .steps import base as _steps
 from .fixed_deal import apply_deal_override
 from .choosing import SmallChoices
 from .model import Zone
+from .teams import totals as teams_totals
 from .views import VIEW_LEGAL_LIMIT  # noqa: F401  (also named here, where it was first defined)
 from ..cards import CardError
 from ..errors import BUG_HINT, CardspecError, GameOver, IllegalAction, RulesetError, TooManyActions, _detail
@@ -403,6 +404,8 @@ class State(SmallChoices):
         if g.score_counter is None:
             return {}
         c = self.c[g.score_counter.index]
+        if g.score_counter.by != "seat":   # kept once per team (engine/teams.py)
+            c = teams_totals(self, c, g.score_counter.by)
         if g.teams:
             return {i: c[t[0]] for i, t in enumerate(g.teams)}
         return {i: c[i] for i in range(self.n)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .. import sides as _sides
+from .. import teams as _teams
 from ..compiler import INTS, SEAT_ZONE, ZONE, Compiler
 from ..model import Counter, Var, Zone
 from ..slots import SYSTEM_VARS, TRUMP
@@ -57,9 +58,15 @@ def run(g):
                     int(comp.constant(spec.get("initial", 0), ("counters", name, "initial"))))
         c.visibility = str(spec.get("visibility", "all"))
         c.label, c.show = _display_decl(spec, {True: "seats", "teams": "teams"})
+        c.by = str(spec.get("by", "seat"))
+        if c.by not in _teams.BY:
+            comp.problem(("counters", name, "by"), f"by: is seat, team or side, not '{c.by}'",
+                         "team: the partnerships of match: teams; side: the sides of sides: (docs/teams.md)")
+            c.by = "seat"
         g.counters.append(c)
-        env.names[name] = Binding(f"s.c[{c.index}]", INTS)
+        env.names[name] = Binding(_teams.read_src(c), INTS)
     g.counter = {c.name: c for c in g.counters}
+    _teams.install(g)
     g.vars = []
     g._pending_vis = pending_vis = []   # (var, spec): seen_by/public_when/guess, compiled once every var has its name
     for name, spec in (data.get("vars") or {}).items():

@@ -6,12 +6,14 @@ Adds: the play order (``next_expr``, ``_order_key``, ``_order_cache``: ``match: 
 (one ``engine.steps`` step per item of ``deal:``; the ``sits_out`` steps first, since whether a seat may sit
 out, ``may_sit_out``, decides how the others are built) and the match structure: ``match_deals``,
 ``match_end``, ``first_dealer``, ``rotate``, ``next_dealer``, ``rounds``, ``round_end``, ``ranking``,
-``loser``, ``match_winner``, ``match_loser``, ``score_counter``, ``max_deals``, ``teams``.
+``loser``, ``match_winner``, ``match_loser``, ``score_counter``, ``max_deals``, ``teams``, ``team_groups``
+(the teams of ``by: team`` counters, engine/teams.py).
 """
 from __future__ import annotations
 
 import re
 
+from .. import teams as _teams
 from ..compiler import INTS, Compiler
 from ..steps import base as _steps
 from ..steps.sitout import sits_out_steps
@@ -20,7 +22,7 @@ from .caps import MAX_DEALS, capped
 
 ADDS = ("next_expr", "_order_key", "_order_cache", "may_sit_out", "steps", "match_deals", "match_end",
         "first_dealer", "rotate", "next_dealer", "rounds", "round_end", "ranking", "loser", "match_winner",
-        "match_loser", "score_counter", "max_deals", "teams")
+        "match_loser", "score_counter", "max_deals", "teams", "team_groups")
 
 
 def run(g):
@@ -88,6 +90,7 @@ def run(g):
         if c.show == "teams" and not g.teams:
             comp.problem(("counters", c.name, "show"), "show: teams needs match: teams (the seats of each team)")
             c.show = "seats"
+    _teams.check(g, comp)
     return g
 
 

@@ -6,6 +6,7 @@ import re
 from ...lang import INT
 from ..compiler import _STRING, hoist_invariants, inline_calls
 from .base import Step, step_type
+from .. import teams as _teams
 
 
 @step_type("score")
@@ -13,7 +14,8 @@ class Score(Step):
     """Score the deal: ``value`` (an expression of ``seat``) into ``counter``, then added to ``add_to``.
 
     All seats' values are computed before any is stored, so a value may look at
-    every seat's cards. Emits ``deal_score`` with the points and the totals
+    every seat's cards. Into a ``by: team`` or ``by: side`` counter the value is kept once per
+    team: its first seat's (engine/teams.py). Emits ``deal_score`` with the points and the totals
     (unless ``report: false``, for an intermediate step).
     """
 
@@ -31,6 +33,8 @@ class Score(Step):
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
         self.add_to = self._counter(game, comp, body.get("add_to"), path + ("add_to",))
         self.report = bool(body.get("report", True))
+        # by: team / side counters keep the value once per team (its first seat's; engine/teams.py)
+        self._by = tuple(game.counters[i].by if i is not None else "seat" for i in (self.counter, self.add_to))
         self._value_src = value.src if value is not None else "0"
 
     def check(self, game, comp):
@@ -77,16 +81,21 @@ class Score(Step):
     def run(self, s):
         vals = self.values(s)
         if self.counter is not None:
-            s.c[self.counter] = list(vals)
+            by = self._by[0]
+            s.c[self.counter] = list(vals) if by == "seat" else _teams.keep_once(s, vals, by)
         if self.add_to is not None:
+            by = self._by[1]
             tot = s.c[self.add_to]
-            for i, x in enumerate(vals):
+            for i, x in enumerate(vals if by == "seat" else _teams.keep_once(s, vals, by)):
                 tot[i] += x
         if not self.report or s.events is None:
             return
         ev = {"type": "deal_score", "deal": s.v[2], "points": {str(i): x for i, x in enumerate(vals)}}
         if self.add_to is not None:
-            ev["totals"] = {str(i): x for i, x in enumerate(s.c[self.add_to])}
+            row = s.c[self.add_to]
+            if self._by[1] != "seat":   # each seat's team total
+                row = _teams.totals(s, row, self._by[1])
+            ev["totals"] = {str(i): x for i, x in enumerate(row)}
         s.emit(ev)
 
 
