@@ -203,6 +203,8 @@ def shadow_state(game, view: dict):
     s.nxt = None
     s.nxt = game.order_table(s)
     s.partial, s._chpos = (), None   # no small choice made (a search moves by whole actions)
+    if game.eff_of is not None:   # suits that depend on the deal (deck suit_of reading the trump): its tables
+        s.eff = game.eff_of(s)
     return s
 
 
