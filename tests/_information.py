@@ -64,12 +64,14 @@ from dataclasses import dataclass, field
 
 import cardspec
 
-#: A card code (contract: rank then suit, ``JK`` for a joker) as it appears in views, events and actions.
-CARD_CODE = re.compile(r"^(?:[2-9TJQKA][SHDC]|JK)$")
+#: A card code (contract: rank then suit, ``JK`` for a joker, or a special card's code of two to four
+#: capitals and digits, ``deck: specials:``) as it appears in views, events and actions. A word of that shape
+#: that is no card of the deck is never renamed, so taking it for one costs nothing.
+CARD_CODE = re.compile(r"^(?:[2-9TJQKA][SHDC]|JK|[A-Z][A-Z0-9]{1,3})$")
 
 #: Keys of a view whose card codes are not what the observer sees of the table: its legal actions (a
 #: leak there is what is checked, not a source of knowledge) and the display text built from the view.
-VIEW_SKIP = frozenset({"legal_actions", "legal_more", "display", "log", "choosing"})
+VIEW_SKIP = frozenset({"legal_actions", "legal_more", "display", "log", "choosing", "card_names"})
 
 #: Engine events that show cards to whoever gets them, by the rules: a card played to a trick, the
 #: trick's cards, the called card of ``sides:`` as it is played, a ruleset's ``reveal:``, and the
@@ -78,7 +80,7 @@ SHOWING_EVENTS = {"play": None, "trick": None, "partner": None, "reveal": None,
                   "deal": ("face_up", "cards", "top")}
 
 
-_CODE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC]|JK)(?![A-Za-z0-9])")
+_CODE_IN_TEXT = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][SHDC]|JK|[A-Z][A-Z0-9]{1,3})(?![A-Za-z0-9])")
 
 
 def view_codes(view: dict) -> set:

@@ -8,9 +8,13 @@ per deck, so a rule never parses a code during play.
 
 Card codes (contract): rank then suit, ``AS KH QD JC TS 9H … 2C``; ``10`` is
 accepted for ``T`` and the suit symbols ``♠ ♥ ♦ ♣`` for ``S H D C``; jokers are
-``JK``.
+``JK``. A deck may add **special cards** with codes of their own (``deck: specials:``, docs/cards.md):
+two to four capital letters or digits that read as no rank-then-suit code (``WZ``, ``NR``, ``DRG``),
+each with a name shown by the front ends and its own rank, suit, strength, points and colour.
 """
 from __future__ import annotations
+
+import re
 
 from dataclasses import dataclass, field
 
@@ -24,6 +28,10 @@ RANK_VALUES = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9,
 STANDARD_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
 JOKER = "JK"
 COLORS = {"black": 0, "red": 1, "none": 2}
+#: The shape of a special card's code (``deck: specials:``): a capital letter, then 1–3 capitals or digits.
+SPECIAL_CODE = re.compile(r"[A-Z][A-Z0-9]{1,3}")
+#: Most special cards a deck may declare (each kind; ``count`` copies of each).
+MAX_SPECIALS = 32
 
 
 class CardError(ValueError):
@@ -57,6 +65,55 @@ def normalize_code(text: str) -> str:
     return rank + suit
 
 
+@dataclass(frozen=True)
+class Special:
+    """A special card of a deck (``deck: specials:``; docs/cards.md): a card with its own code and name, outside
+    the ranks × suits grid.
+
+    Parameters:
+        code: its code in actions, logs, views and expressions (``SPECIAL_CODE``: ``WZ``, ``NR``, ``DRG``).
+        name: what the front ends show (``Wizard``).
+        count: copies of it in one copy of the deck (4 Wizards).
+        rank: ``card.rank`` (int, default 0).
+        suit: a suit letter of the deck, or None for no suit (``card.suit`` is ``no_suit``; default).
+        strength: ``card.strength`` (int, default 0; may exceed every rank's: a card above the aces).
+        points: ``card.points`` (None: from the deck's ``points:`` table by code, else 0).
+        color: ``'red'``/``'black'``/``'none'`` (None: the suit's colour, or none).
+
+    Raises:
+        CardError: a code of the wrong shape, one that reads as a card code, or a bad count.
+    """
+
+    code: str
+    name: str
+    count: int = 1
+    rank: int = 0
+    suit: str | None = None
+    strength: int = 0
+    points: int | None = None
+    color: str | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.code, str) or not SPECIAL_CODE.fullmatch(self.code):
+            raise CardError(f"special card code '{self.code}': two to four capital letters or digits, "
+                            f"starting with a letter (e.g. WZ, NR, DRG)")
+        if self.code == JOKER or _reads_as_card(self.code):
+            raise CardError(f"special card code '{self.code}' reads as a card code (rank then suit); choose "
+                            f"another (e.g. WZ, NR, DRG)")
+        if not 1 <= int(self.count) <= 64:
+            raise CardError(f"special card '{self.code}': count {self.count} is not between 1 and 64")
+        if self.color is not None and self.color not in COLORS:
+            raise CardError(f"special card '{self.code}': colour '{self.color}' is not one of red, black, none")
+
+
+def _reads_as_card(code: str) -> bool:
+    try:
+        normalize_code(code)
+    except CardError:
+        return False
+    return True
+
+
 @dataclass
 class Deck:
     """The card tables of one ruleset's deck.
@@ -70,6 +127,8 @@ class Deck:
         jokers: jokers per copy.
         ace: ``'high'`` (A = 14) or ``'low'`` (A = 1) for ``card.rank``.
         points: card code, suit name or ``'joker'`` → points; a code wins over a suit.
+        specials: special cards (``deck: specials:``, docs/cards.md), each a ``Special``; they come after
+            the jokers, ``count`` of each per copy.
 
     Attributes (tuples indexed by face): ``suit`` (printed suit index, -1 for jokers),
     ``rank`` (numeric rank value), ``strength`` (place in ``ranks``: 1 for the first listed, 0 for
@@ -85,6 +144,7 @@ class Deck:
     jokers: int = 0
     ace: str = "high"
     points: dict = field(default_factory=dict)
+    specials: list = field(default_factory=list)
 
     def __post_init__(self):
         ranks = [normalize_code(r + "S")[:-1] for r in self.ranks]
@@ -117,6 +177,26 @@ class Deck:
             rank.append(0)
             strength.append(0)
             color.append(COLORS["none"])
+        #: face -> display name of each special card (empty without specials)
+        self.special_names = {}
+        self.special_faces = []
+        if len(self.specials) > MAX_SPECIALS:
+            raise CardError(f"{len(self.specials)} special cards: at most {MAX_SPECIALS} kinds")
+        for sp in self.specials:
+            if sp.code in codes or sp.code in self.special_names:
+                raise CardError(f"special card '{sp.code}' is declared twice (use count: for copies)")
+            face = len(codes)
+            self.special_faces.append(face)
+            self.special_names[sp.code] = sp.name
+            codes.append(sp.code)
+            si = self.suits.index(sp.suit) if sp.suit in self.suits else -1
+            if sp.suit is not None and si < 0:
+                raise CardError(f"special card '{sp.code}': suit '{sp.suit}' is not a suit of this deck")
+            suit.append(si)
+            rank.append(sp.rank)
+            strength.append(sp.strength)
+            color.append(COLORS[sp.color] if sp.color else
+                         (COLORS[SUIT_COLORS[sp.suit]] if sp.suit is not None else COLORS["none"]))
         self.code = tuple(codes)
         self.suit = tuple(suit)
         self.rank = tuple(rank)
@@ -140,9 +220,13 @@ class Deck:
             for key, value in (self.points or {}).items():
                 for f in self._faces_for_key(str(key), level):
                     pts[f] = int(value)
-        self.points_of = tuple(pts)
         one = list(range(nr * len(self.suits)))
         one += [self.joker_face] * self.jokers
+        for sp, face in zip(self.specials, self.special_faces):
+            one += [face] * sp.count
+            if sp.points is not None:
+                pts[face] = sp.points
+        self.points_of = tuple(pts)
         self.cards = tuple(one * self.copies)
         self.eff_suit = self.suit
         self._make_sort_key()
@@ -177,11 +261,22 @@ class Deck:
             return []
         if low in ("joker", "jokers", "jk"):
             return [self.joker_face] if self.jokers else []
+        if key.upper() in self.special_names:
+            return [self.face_of[key.upper()]]
         try:
             code = normalize_code(key)
         except CardError:
             return []
         return [self.face_of[code]] if len(key) >= 2 and code in self.face_of else []
+
+    @property
+    def has_repeats(self) -> bool:
+        """Whether some face is in the deck more than once (two decks, two jokers, four of a special card)."""
+        return self.copies > 1 or self.jokers > 1 or any(sp.count > 1 for sp in self.specials)
+
+    def name_of(self, code: str) -> str:
+        """The name a front end shows for ``code``: a special card's name, else the code itself."""
+        return self.special_names.get(code, code)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -195,6 +290,10 @@ class Deck:
         f = self.face_of.get(text)
         if f is not None:
             return f
+        if self.special_names:
+            f = self.face_of.get(text.strip().upper())
+            if f is not None and self.code[f] in self.special_names:
+                return f
         code = normalize_code(text)
         try:
             return self.face_of[code]

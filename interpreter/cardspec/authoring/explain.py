@@ -384,6 +384,9 @@ def _deck(game) -> list:
         parts.append(f"{d.copies} copies of each card (identical cards are alike for every rule)")
     if d.jokers:
         parts.append(f"{d.jokers * d.copies} jokers")
+    for sp in d.specials:   # special cards (docs/cards.md)
+        k = sp.count * d.copies
+        parts.append(f"{k} {sp.name}{'' if k == 1 or sp.name.endswith('s') else 's'} ({sp.code})")
     if d.ace == "low":
         parts.append("aces low")
     out.append(f"{len(d.cards)} cards: " + ", ".join(parts) + ".")

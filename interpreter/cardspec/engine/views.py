@@ -88,6 +88,8 @@ def view(s, seat, log, legal):
         "step_index": None if s.terminal else s.pc,
         "system": {name: s.v[i] for i, (name, _, _) in enumerate(SYSTEM_VARS)},
     }
+    if g.deck.special_names:   # special cards' names, for the tables to show (docs/cards.md)
+        out["card_names"] = g.deck.special_names
     if g.sides is not None:
         out["sides"] = g.sides.view(s, eye)
     if log:

@@ -252,9 +252,13 @@ def _show_view(game, view):
     hand = view["zones"].get("hand", {}).get(str(view["seat"]))
     if isinstance(hand, list):
         by_suit = {}
+        names = game.deck.special_names   # special cards (docs/cards.md): grouped with the jokers, named below
         for c in hand:
-            by_suit.setdefault(c[-1] if c != "JK" else "*", []).append(c)
+            by_suit.setdefault(c[-1] if c != "JK" and c not in names else "*", []).append(c)
         click.echo("  your hand: " + "  ".join(" ".join(v) for v in by_suit.values()))
+        held = [c for c in dict.fromkeys(hand) if c in names]
+        if held:
+            click.echo("  (" + ", ".join(f"{c} = {names[c]}" for c in held) + ")")
     if view.get("trick"):
         click.echo("  on the table: " + " ".join(f"{s}:{c}" for s, c in view["trick"]))
     if view.get("trump") is not None or view.get("bids_made") is not None:

@@ -44,8 +44,11 @@ def _suit(code: str) -> str:
     return "*" if code == "JK" else code[-1]
 
 
-def card_text(code: str, ascii_only: bool = False) -> Text:
-    """A card as Rich text: ``10♥`` in red (``TH`` with ``ascii_only``, no colour)."""
+def card_text(code: str, ascii_only: bool = False, names: dict | None = None) -> Text:
+    """A card as Rich text: ``10♥`` in red (``TH`` with ``ascii_only``, no colour); a special card of the
+    deck (``names``: the view's ``card_names``, code → name; docs/cards.md) by its name."""
+    if names and code in names:
+        return Text(code if ascii_only else names[code], style="" if ascii_only else "bold magenta")
     if code == "JK":
         return Text("JK", style="" if ascii_only else "bold magenta")
     rank, suit = code[:-1], code[-1]
@@ -63,7 +66,9 @@ def hand_groups(hand: list) -> list:
     return [groups[s] for s in order]
 
 
-def _is_card(word: str) -> bool:
+def _is_card(word: str, names=()) -> bool:
+    if word in names:
+        return True
     try:
         normalize_code(word)
         return True
@@ -71,21 +76,21 @@ def _is_card(word: str) -> bool:
         return False
 
 
-def _cards_of(action: str) -> list:
-    return [w for w in action.split() if _is_card(w)]
+def _cards_of(action: str, names=()) -> list:
+    return [w for w in action.split() if _is_card(w, names)]
 
 
 def playable_cards(legal: list, hand: list) -> set:
     """Codes of the hand's cards that some legal action uses (highlighted)."""
     held = set(hand)
-    return {w for a in legal for w in _cards_of(a) if w in held}
+    return {w for a in legal for w in a.split() if w in held}
 
 
 class CardButton(Button):
     """One card of the hand (a button: mouse or keyboard)."""
 
-    def __init__(self, code: str, index: int, ascii_only: bool, classes: str = ""):
-        super().__init__(card_text(code, ascii_only), classes=("card " + classes).strip())
+    def __init__(self, code: str, index: int, ascii_only: bool, classes: str = "", names: dict | None = None):
+        super().__init__(card_text(code, ascii_only, names), classes=("card " + classes).strip())
         self.code = code
         self.index = index
 
@@ -148,6 +153,7 @@ class CardTableApp(App):
         self.cursor = 0
         self.message = ""         # the last refusal or note, on the status line
         self.view = None
+        self.card_names = dict(game.deck.special_names)   # special cards by name (docs/cards.md)
         self.hand = []
         self.legal = []
         self._bot_timer = None
@@ -281,7 +287,7 @@ class CardTableApp(App):
             out.append("On the table: ")
             for s, c in v["trick"]:
                 out.append(f"seat {s} ")
-                out.append_text(card_text(c, self.ascii_only))
+                out.append_text(card_text(c, self.ascii_only, v.get("card_names")))
                 out.append("  ")
             out.append("\n")
         if v.get("trump") is not None:
@@ -308,15 +314,15 @@ class CardTableApp(App):
         buttons = []
         for i, c in enumerate(self.hand):
             cls = "selected" if i in self.selected else "legal" if c in playable else "idle"
-            buttons.append(CardButton(c, i, self.ascii_only, cls))
+            buttons.append(CardButton(c, i, self.ascii_only, cls, self.card_names))
         box.mount_all(buttons)
 
     def _choices(self) -> list:
         """Legal actions to offer as buttons: those that are exactly the selected cards, then those using
         no card (draw, done, bid 3 …), at most ``MAX_BUTTONS``."""
         sel = Counter(self.hand[i] for i in self.selected)
-        exact = [a for a in self.legal if sel and Counter(_cards_of(a)) == sel]
-        plain = [a for a in self.legal if not _cards_of(a)]
+        exact = [a for a in self.legal if sel and Counter(_cards_of(a, self.card_names)) == sel]
+        plain = [a for a in self.legal if not _cards_of(a, self.card_names)]
         return (exact + plain)[:MAX_BUTTONS]
 
     def _draw_actions(self) -> None:
@@ -333,9 +339,9 @@ class CardTableApp(App):
         self.cursor = index
         code = self.hand[index]
         if not self.selected:
-            alone = [a for a in self.legal if _cards_of(a) == [code]]
-            if len(alone) == 1 and len(self.legal) and all(len(_cards_of(a)) <= 1 for a in self.legal
-                                                           if code in _cards_of(a)):
+            alone = [a for a in self.legal if _cards_of(a, self.card_names) == [code]]
+            if len(alone) == 1 and len(self.legal) and all(len(_cards_of(a, self.card_names)) <= 1 for a in self.legal
+                                                           if code in _cards_of(a, self.card_names)):
                 self.play(alone[0])
                 return
         if index in self.selected:

@@ -8,10 +8,10 @@ ranks that are not digits, ``deck``).
 """
 from __future__ import annotations
 
-from ...cards import COLORS, RANK_VALUES, SUIT_NAMES, CardError, Deck
+from ...cards import COLORS, RANK_VALUES, SUIT_NAMES, CardError, Deck, Special
 from ...errors import RulesetError
 from ...lang import CARD, COLOR, INT, SUIT, Binding, list_of, rank_strength_helper
-from .caps import deck_caps
+from .caps import MAX_DECK_CARDS, deck_caps
 
 ADDS = ("deck",)
 
@@ -22,15 +22,19 @@ def run(g):
     copies = comp.constant(dspec.get("copies", 1), ("deck", "copies"))
     jokers = comp.constant(dspec.get("jokers", 0), ("deck", "jokers"))
     copies, jokers = deck_caps(comp, dspec, copies, jokers)
+    specials = _specials(comp, dspec)
     try:
         g.deck = Deck(ranks=[str(r) for r in dspec.get("ranks", [])], suits=[str(s) for s in dspec.get("suits", [])],
                       copies=max(int(copies), 1), jokers=int(jokers), ace=str(dspec.get("ace", "high")),
-                      points=dspec.get("points") or {})
+                      points=dspec.get("points") or {}, specials=specials)
     except CardError as e:
         key = getattr(e, "key", None)
-        path = ("deck", "points", key) if key is not None else ("deck",)
+        path = ("deck", "points", key) if key is not None else ("deck", "specials") if "special" in str(e) else ("deck",)
         raise RulesetError(rs.positions.problem(path, str(e), "e.g. hearts: 1, QS: 13, K: 10, joker: 30",
                                                 key=key is not None)) from None
+    if len(g.deck.cards) > MAX_DECK_CARDS:   # (specials counted: the caps pass saw ranks, suits and jokers)
+        raise RulesetError(rs.positions.problem(("deck", "specials"), f"the deck has {len(g.deck.cards):,} cards; at "
+                                                f"most {MAX_DECK_CARDS:,}", "docs/rulesets.md, Caps"))
     g.env.deck = d = g.deck
     # Expression tables carry one more entry, last, for -1 ("no card": `top` of an empty pile,
     # `holder` of a card nobody holds): no suit, rank 0, no points, no colour, code "none".
@@ -41,6 +45,30 @@ def run(g):
                 DECK=d.cards)
     _card_names(g)
     return g
+
+
+def _specials(comp, dspec) -> list:
+    """``deck: specials:`` (docs/cards.md) as ``Special`` cards; a malformed entry is a problem at its line."""
+    out = []
+    for i, sp in enumerate(dspec.get("specials") or []):
+        path = ("deck", "specials", i)
+        if not isinstance(sp, dict):
+            continue   # the schema reports it
+        suit = sp.get("suit")
+        letter = None
+        if suit is not None:
+            low = str(suit).lower()
+            letter = next((l for l, n in SUIT_NAMES.items() if low in (l.lower(), n, n[:-1])), str(suit))
+        try:
+            out.append(Special(code=str(sp.get("code", "")), name=str(sp.get("name", sp.get("code", ""))),
+                               count=int(comp.constant(sp.get("count", 1), path + ("count",))),
+                               rank=int(sp.get("rank", 0)), suit=letter, strength=int(sp.get("strength", 0)),
+                               points=None if sp.get("points") is None else int(sp["points"]),
+                               color=sp.get("color")))
+        except CardError as e:
+            raise RulesetError(comp.pos.problem(path, str(e), "e.g. {code: WZ, name: Wizard, count: 4, "
+                                                              "strength: 15}")) from None
+    return out
 
 
 def _card_names(g):
@@ -62,3 +90,7 @@ def _card_names(g):
     for name, b in names.items():
         if name not in g.options:
             env.names[name] = b
+    # A special card's code is the ruleset's own name for it (engine/compile/names.py checks it against
+    # every other declared name): `card == WZ`, `NR in trick`.
+    for face in d.special_faces:
+        env.names[d.code[face]] = Binding(str(face), CARD, const=True)

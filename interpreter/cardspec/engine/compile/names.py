@@ -106,6 +106,10 @@ def check_names(game, comp, data: dict, warnings: list) -> set:
     engine = engine_names(game, data)
     hides = set()
     seen = {}   # name -> (kind word, path) of its first declaration
+    deck = data.get("deck") if isinstance(data.get("deck"), dict) else {}
+    for i, sp in enumerate(deck.get("specials") or []):
+        if isinstance(sp, dict) and sp.get("code") is not None:   # a special card's code names it (docs/cards.md)
+            seen[str(sp["code"])] = ("special card", ("deck", "specials", i, "code"))
     for section, word in DECLARED:
         spec = data.get(section)
         if not isinstance(spec, dict):

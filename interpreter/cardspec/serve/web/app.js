@@ -13,14 +13,17 @@ const S = {
 };
 
 // ---------- cards ----------
-function suitOf(code) { return code === "JK" ? "*" : code.slice(-1); }
-function rankOf(code) { return code === "JK" ? "JK" : code.slice(0, -1); }
+// A deck's special cards (view.card_names, code -> name; docs/cards.md) are shown by their names.
+function specialName(code) { const n = S.view && S.view.card_names; return n && Object.prototype.hasOwnProperty.call(n, code) ? n[code] : null; }
+function suitOf(code) { return code === "JK" || specialName(code) ? "*" : code.slice(-1); }
+function rankOf(code) { return code === "JK" ? "JK" : specialName(code) || code.slice(0, -1); }
 function cardEl(code, extra) {
   const el = document.createElement("div");
   const suit = suitOf(code);
-  el.className = "card" + (suit === "H" || suit === "D" ? " red" : "") + (extra ? " " + extra : "");
+  const special = specialName(code);
+  el.className = "card" + (suit === "H" || suit === "D" ? " red" : "") + (special ? " special" : "") + (extra ? " " + extra : "");
   el.dataset.code = code;
-  el.title = code;
+  el.title = special ? special + " (" + code + ")" : code;
   const r = document.createElement("span"); r.className = "rank";
   r.textContent = rankOf(code) === "T" ? "10" : rankOf(code);
   const s = document.createElement("span"); s.className = "suit"; s.textContent = SUITS[suit] || "\u2605";
@@ -243,7 +246,8 @@ function sideName(k, nkeys) {
 // Actions are text: leading words (the verb) then parameters: card codes, whole numbers, words.
 // A card action's cards all come from my hand (duplicates counted); a number before them names a
 // target (a meld to lay off onto); a word after them is a declaration chosen when confirming.
-const CARD_RE = /^(?:[2-9TJQKA][SHDC]|JK)$/;
+const PLAIN_CARD_RE = /^(?:[2-9TJQKA][SHDC]|JK)$/;
+const CARD_RE = { test: (w) => PLAIN_CARD_RE.test(w) || specialName(w) !== null };
 function myHand(view) {
   const z = view.zones.hand;
   if (z && Array.isArray(z[String(S.seat)])) return z[String(S.seat)];
@@ -389,6 +393,8 @@ function zoneLabel(v, name) {
   return d && d.label ? d.label : name.replace(/_/g, " ");
 }
 function pretty(code) {
+  const special = specialName(code);
+  if (special) return special;
   if (!CARD_RE.test(code)) return code;
   return code === "JK" ? "\u2605" : (rankOf(code) === "T" ? "10" : rankOf(code)) + SUITS[suitOf(code)];
 }

@@ -108,7 +108,7 @@ class Tricks(Legality, Choosing, FastPaths, Step):
         # ruleset's expressions, assembled into three functions (legal cards, play one
         # card, and a random playout loop that inlines both).
         parts, part_lines, lead, play = lead_play_parts(comp, body, path)
-        self.dedupe = dedupe = game.deck.copies > 1 or game.deck.jokers > 1
+        self.dedupe = dedupe = game.deck.has_repeats
         H, n = self.hand, game.n
         # Effective suits (deck suit_of) and cards of no suit (a joker): docs/tricks.md.
         eff = game.deck.eff_suit

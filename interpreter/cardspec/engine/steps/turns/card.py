@@ -48,7 +48,7 @@ class Card(_Param):
         var = py_param(self.name)
         zsrc, where = _zone_where(self, comp, spec, path, ctx)
         self.type = CARD
-        pool = f"set({zsrc})" if game.deck.copies > 1 or game.deck.jokers > 1 else zsrc
+        pool = f"set({zsrc})" if game.deck.has_repeats else zsrc
         cond = f" if {where}" if where else ""
         loop = f"for {var} in sorted([p_card for p_card in {pool}{cond}], key=SORT_KEY.__getitem__):"
         checks.append(f"if {var} not in {zsrc}: return False")
