@@ -166,3 +166,22 @@ def test_special_cards_count_against_the_deck_cap(tmp_path):
                  .replace("  points:", "  copies: 16\n  points:", 1))
     with pytest.raises(RulesetError, match="at most 1,040"):
         cardspec.load(str(f))
+
+
+def test_validate_compiles_every_policy_so_a_broken_bot_rule_is_reported(tmp_path):
+    """Found while writing Wizard's policy: an action template `{sort(c in hand where … by …)}` that does
+    not parse validated "ok" and failed only in `cardspec simulate --policy` (policies compiled when a bot
+    first plays). validate now compiles every `bots:` policy and reports it at file:line:col."""
+    from cardspec.authoring.validate import validate_ruleset
+    f = tmp_path / "r.yaml"
+    f.write_text(TICHU_LIKE + textwrap.dedent("""\
+        bots:
+          basic:
+            rules:
+              - {action: "{top(sort(c in hand[seat] where c.suit == led_suit by c.rank)).code}"}
+        """))
+    problems, code = validate_ruleset(str(f), play=False)
+    assert code == 1
+    line = next(i for i, x in enumerate(f.read_text().splitlines(), 1) if "- {action:" in x)
+    assert any("unexpected 'by'" in p.message and p.file.endswith("r.yaml") and p.line == line
+               for p in problems), problems

@@ -219,6 +219,8 @@ def _validate(name_or_path: str, options: dict | None = None, play: bool = True,
         if bad_default or schema_failed:   # dealing would only meet consequences of what was refused
             continue
         games[n] = game
+        where["doing"] = f"compiling the policies (bots:) for {n} players"
+        _policies(game, problems)
         where["doing"] = f"dealing every deal of the schedule for {n} players"
         _deal_every_shape(game, problems, deal_failed)
     if play and not problems and games:
@@ -341,6 +343,20 @@ def _alike_values(rs, options, games: dict, unread, prints: dict) -> list:
                 f"case of its own), or leave out the values that do nothing", key=True),
                 severity="warning", code="option/values-alike"))
     return out
+
+
+def _policies(game, problems: list):
+    """Compile every policy of ``bots:`` (docs/turns.md, "Policies"): a bot compiles its policy only when it
+    first plays, so a broken ``{EXPR}`` in an action text would otherwise pass validate and fail in
+    ``simulate --policy``."""
+    from ..players.policy import policy
+    for name, spec in (game.data.get("bots") or {}).items():
+        if isinstance(spec, dict) and "bot" in spec:
+            continue   # a built-in bot with the ruleset's settings (players/meld.py, players/induction.py)
+        try:
+            policy(game, str(name))
+        except RulesetError as e:
+            problems.extend(e.problems)
 
 
 def _add(problems: list, e: RulesetError, seen: set, prefix: str = ""):
