@@ -46,7 +46,7 @@ _SYSTEM_INDEX = {name: i for i, (name, _, _) in enumerate(SYSTEM_VARS)}
 FLIGHT = "@flight"
 #: Decision steps whose whole position is in the view (zones, counters, vars, system values, the trick,
 #: the pass in flight). Others (e.g. ``turns``, with per-turn counters the view does not carry) raise.
-SUPPORTED = frozenset({"tricks", "pass", "turns", "auction"})
+SUPPORTED = frozenset({"tricks", "pass", "turns", "auction", "bid"})
 
 
 class DeterminizeError(CardspecError):
@@ -350,7 +350,7 @@ class Determinizer:
                 pool.subtract([c for m in h for c in m] if zn.melds else h)
         pool.subtract(f for _, f in t.plays)
         pool.subtract(t.carried)
-        if t.flight is not None:
+        if t.flight is not None and game.steps[t.pc].kind == "pass":   # (a bid step keeps (seat, bid) there)
             for fl in t.flight:
                 if fl is not None:
                     pool.subtract(fl)

@@ -196,3 +196,9 @@ class Bid(Step):
         if s.flight is not None:
             out["bids_made"] = {str(st): b for st, b in s.flight}
             out["bid_order"] = list(s.queue)
+
+    def restore(self, s, view):
+        """Rebuild the step's own position (the bids so far, the seats still to bid) from ``view``
+        (determinization; the bids themselves are in the view's counters)."""
+        s.flight = [(int(st), int(b)) for st, b in (view.get("bids_made") or {}).items()]
+        s.queue = [int(x) for x in view.get("bid_order") or [view["to_act"]]]
