@@ -214,3 +214,22 @@ def test_worked_example_5_exact_bids_score_20_plus_10_a_trick_misses_lose_10_a_t
         assert _trick(s)["winner"] == winner
     score = next(e for e in s.log_all() if e["type"] == "deal_score")
     assert score["points"] == {"0": 30, "1": -10, "2": -10, "3": 20}
+
+
+def test_whole_matches_with_random_policy_and_ismcts_bots_end_with_digest_scores():
+    """docs/bots.md: the ruleset's `basic` policy, ISMCTS and random bots play whole (shortened) matches to
+    the end; every round's score is one the digest allows (20 + 10k for a made bid, −10k for a miss)."""
+    from cardspec.players import make_bot
+    game = cardspec.load("wizard", players=3, options={"rounds": 3})
+    for seed in range(2):
+        bots = [make_bot("policy:basic", seed, game), make_bot("ismcts:30", seed, game), make_bot("random", seed, game)]
+        s = game.new_state(seed=seed)
+        while not s.terminal:
+            seat = s.to_act
+            s.apply(bots[seat].act(s.view(seat, log=True), s.legal_actions()))
+        rounds = [e for e in s.log_all() if e["type"] == "deal_score"]
+        assert len(rounds) == 3
+        assert bots[1].fallbacks == 0   # every view determinized (the hidden Wizards and Jesters dealt too)
+        for e in rounds:
+            for pts in e["points"].values():
+                assert (pts >= 20 and pts % 10 == 0) or (pts < 0 and pts % 10 == 0), e
