@@ -63,6 +63,7 @@ SHORT = {
     "sheepshead": {},
     "svoyi-koziri": {"max_turns": 60},
     "vanishing-whist": {"deals": 1},
+    "euchre": {"target": 2},
     "wizard": {"rounds": 3},
 }
 #: PettingZoo cycles (steps per agent) for api_test / seed_test: fewer where a step is slow
