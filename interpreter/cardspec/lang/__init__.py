@@ -19,7 +19,8 @@ Types: ``int`` (seats are ints), ``bool``, ``card``, ``suit``, ``color``,
 Modules, by job: ``types`` (the types, ``Code``, ``Binding``, ``Env``, ``DslError``),
 ``syntax`` (parsing and syntax errors), ``names`` (which names from YAML may reach
 generated code), ``bounds`` (cost and size bounds), ``checker`` (names and types checked
-and Python generated, one walk), ``builtins`` (the built-in functions), ``runtime`` (what
+and Python generated, one walk), ``builtins`` (the built-in functions), ``combinatorics`` (counting over lists of numbers: subsets adding
+to a total, pairs, runs), ``runtime`` (what
 generated code calls during play). This layer knows no ruleset and no game; the layers
 above take its names from here (``from cardspec.lang import compile_expr, Env, INT``), not
 from the module that defines them.
@@ -29,6 +30,7 @@ from .names import UnsafeName, literal_src, name_problem, py_param
 from .runtime import NoZone, RuleFault, rank_strength_helper, runtime_helpers
 from .syntax import parse
 from .builtins import BUILTINS, builtin
+from . import combinatorics  # noqa: F401  (registers sum_ways, pairs, runs, tail_same, tail_run)
 from .checker import compile_expr, inline_body
 
 __all__ = ["ANY", "BOOL", "BUILTINS", "CARD", "COLOR", "INT", "STR", "SUIT", "Binding", "Code", "DslError", "EngineText", "Env",
