@@ -70,6 +70,10 @@ def _pass(spec, ctx):
     count = spec.get("count", 3)
     frm = spec.get("from", "hand")
     to = spec.get("to", "right_of(seat)")
+    into = spec.get("into")
+    if into and into in ctx.zones and (ctx.zones[into] or {}).get("owner") != "seat":
+        return [f"Every player puts {expr(count)} cards from their {frm} face down into the {into.replace('_', ' ')}, "
+                "all at once, without seeing the others' choices."]
     line = (f"Every player passes {expr(count)} cards from their {frm} face down to the player "
             f"{expr(to)} (for the passer `seat`), all at once")
     if spec.get("one_at_a_time"):

@@ -325,7 +325,7 @@ class Determinizer:
         for ev in _current_deal(view.get("log") or []):
             t = ev.get("type")
             if t == "pass" and "cards" in ev and ev.get("seat") == me and pass_into is not None:
-                pin(pass_into, ev["to"], [face(c) for c in ev["cards"]])
+                pin(pass_into, ev.get("to"), [face(c) for c in ev["cards"]])   # (into a shared zone: no owner)
             elif t == "trick":
                 trick_plays(ev["cards"], ev.get("led_suit", False))
                 faces = [face(c) for _, c in ev["cards"]]

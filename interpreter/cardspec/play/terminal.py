@@ -97,7 +97,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
                 lines.append(f"  dealt {ev['each']} cards to each {name}")
         elif t == "pass":
             what = " ".join(ev["cards"]) if "cards" in ev else _n(ev['count'], 'card')
-            lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}")
+            lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}" if "to" in ev
+                         else f"  seat {ev['seat']} puts {what} into the {ev['into'].replace('_', ' ')}")
         elif t == "bid":
             lines.append(f"  seat {ev['seat']} passes" if ev["bid"] == "pass" else f"  seat {ev['seat']} bids {ev['bid']}")
         elif t == "auction_end":

@@ -1,4 +1,4 @@
-"""The ``pass`` step: every seat passes cards face down to another seat, all at once."""
+"""The ``pass`` step: every seat passes cards face down to another seat, or into one shared zone, all at once."""
 from __future__ import annotations
 
 import itertools
@@ -21,6 +21,9 @@ class Pass(Step):
     ``to`` sends each seat's cards to a different seat (left, right, across, or
     ``seat`` itself to keep them), so every hand keeps its size; two seats passing
     to one is a fault of the ruleset (``DealError``, reported at this step).
+    With ``into:`` a shared zone the pass is many-to-one: every seat's cards go into that one zone
+    (Cribbage's crib: each player lays away two cards for the dealer, docs/rules/cribbage.md "Deal";
+    GOPS: each player bids one card face down), ``to`` has no meaning there and is refused.
     Action text: ``pass 2C 3C`` (any order; shown in display order).
     ``count: 0`` skips the step. With ``one_at_a_time: true`` a seat picks its
     cards in ``count`` actions of one card each (``pass 2C``), as OpenSpiel's
@@ -35,9 +38,18 @@ class Pass(Step):
         super().__init__(game, comp, body, path)
         body = body or {}
         self.count = comp.expr(body.get("count", 3), path + ("count",), (), (INT,))
-        self.to = comp.expr(body.get("to", EngineText("right_of(seat)")), path + ("to",), (("seat", INT),), (INT,))
         self.zone = zone_of(game, comp, body.get("from", "hand"), path + ("from",), per_seat=True)
-        self.dest = zone_of(game, comp, body.get("into", body.get("from", "hand")), path + ("into",), per_seat=True)
+        into = game.zone.get(str(body.get("into")))
+        #: many-to-one: ``into`` is a shared zone and every seat's cards go there (class doc)
+        self.shared = into is not None and not into.per_seat
+        if self.shared and "to" in body:
+            comp.problem(path + ("to",), f"to: names a receiving seat, but into: '{into.name}' is a shared zone: "
+                                         "every seat's cards go there", "drop to:, or make into: a per-seat zone")
+        self.to = None if self.shared else \
+            comp.expr(body.get("to", EngineText("right_of(seat)")), path + ("to",), (("seat", INT),), (INT,))
+        self.dest = zone_of(game, comp, body.get("into", body.get("from", "hand")), path + ("into",),
+                            per_seat=None if self.shared else True)
+        self.dest_name = str(body.get("into", body.get("from", "hand")))
         self.single = bool(body.get("one_at_a_time", False))
         self._sort_key = game.deck.sort_key.__getitem__
         self._one_text = tuple("pass " + c for c in game.deck.code).__getitem__   # "pass XX" per face
@@ -119,6 +131,18 @@ class Pass(Step):
         """Every seat's chosen cards arrive at once."""
         code = s.game.deck.code
         dest = s.z[self.dest]
+        if self.shared:   # many-to-one: every seat's cards into the one zone, from the dealer's left
+            for seat in self._order(s):
+                cards = s.flight[seat]
+                if cards is None:
+                    continue
+                dest.extend(cards)
+                if s.events is not None:
+                    s.emit({"type": "pass", "seat": seat, "into": self.dest_name, "cards": [code[c] for c in cards],
+                            "_public": {"type": "pass", "seat": seat, "into": self.dest_name, "count": len(cards)}},
+                           to=(seat,))
+            s.flight = None
+            return
         n = s.n
         out = s.v[SITS_OUT] if s.game.may_sit_out else -1
         # a seat that sits out receives nothing: a pass to it goes on to the next seat in play order
@@ -138,6 +162,12 @@ class Pass(Step):
                         "_public": {"type": "pass", "seat": seat, "to": target, "count": len(cards)}},
                        to=(seat, target))
         s.flight = None
+
+    @staticmethod
+    def _order(s):
+        """Seats from the dealer's left clockwise (the order the seats chose in)."""
+        d = s.v[0]
+        return [(d + 1 + i) % s.n for i in range(s.n)]
 
     def playout(self, s, rng):
         """Random passes for every seat still to choose (the fast random-playout loop)."""
