@@ -338,10 +338,23 @@ def _e_repetition(v, ctx):
 
 
 #: Effect kind -> describer(value, ctx) -> lines; tests/test_explain.py checks every ``EFFECT_KINDS``.
+def _e_play(v, ctx):
+    card = v.get("card") if isinstance(v, dict) else v
+    return [f"lay `{expr(card)}` face up on the table, the last card of the plays in sequence"]
+
+
+def _e_plays_to(v, ctx):
+    name = v.get("to") if isinstance(v, dict) else v
+    zone = ctx.zones.get(str(name), {})
+    if zone.get("owner") == "seat":
+        return [f"the cards played leave the table: each goes to its own player's {name}"]
+    return [f"the cards played leave the table, in order, for the {name}"]
+
+
 EFFECT_DESCRIBERS = {"set": _e_set, "add": _e_add, "move": _e_move, "emit": _e_emit, "transfer": _e_transfer,
                      "shuffle": _e_shuffle, "reveal": _e_reveal, "for_each": _e_for_each,
                      "next_seat": _e_next_seat, "end": _e_end, "repetition": _e_repetition,
-                     "_sides_played": _e_sides_played}
+                     "_sides_played": _e_sides_played, "play": _e_play, "plays_to": _e_plays_to}
 
 
 def describe_effects(effects, ctx) -> list:
@@ -475,7 +488,11 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
     lines += ["", "The match", "---------"]
     if match.get("deals") is not None:
         lines.append(f"Deals: {expr(match['deals'])}.")
-    if match.get("end") is not None:
+    if match.get("end") is not None and match.get("end_at_once") is True:
+        lines.append(f"It ends the moment {expr(match['end'])}"
+                     f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}, even in the middle of a "
+                     "deal: nothing after that moment is counted.")
+    elif match.get("end") is not None:
         lines.append(f"It also ends after a deal in which {expr(match['end'])}"
                      f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}.")
     if match.get("rotate"):

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from . import at_once as _at_once
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
 from ..lang import ANY, BOOL, CARD, INT, SUIT, EngineText, list_of, name_problem, py_param
 from ..lang.bounds import mag_add, may_grow
@@ -109,6 +110,7 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
         body = _effect_lines(game, comp, kind, eff[kind], p + (kind,), params)
         if not body:
             continue
+        body = body + _at_once.check_lines(game, comp, kind)   # match: end_at_once (engine/at_once.py)
         body = _suits_follow(game, body)
         if "if" in eff:
             cond = comp.code(eff["if"], p + ("if",), params, (BOOL,))

@@ -18,6 +18,7 @@ import re
 from itertools import chain as _chain_iter
 
 from . import melds as _melds  # noqa: F401  (meld functions for expressions, meld/lay_off effects)
+from . import plays as _plays  # noqa: F401  (the play and plays_to effects: cards played in sequence)
 from .compile import compile_into
 from .compile.generate import action_codec
 from .compiler import _ID_IN_NAME

@@ -6,7 +6,8 @@ log only when the rules show the cards to them anyway:
 
 - before the action: the cards come from a zone the other seats see (a face-up pile, the table), or
 - after it: an effect of the action moves them into such a zone (a meld on the table, a discard pile, a
-  trick) — a ``move``, ``meld`` or ``lay_off`` effect not under an ``if:``.
+  trick) — a ``move``, ``meld`` or ``lay_off`` effect not under an ``if:``, or a ``play`` (laid face up in
+  the sequence of plays, engine/plays.py).
 
 Otherwise the cards go (or stay) face down — a discard into one's own buried pile, a bury, a card put
 aside — and the other seats' logs show the action with those cards counted, not named
@@ -69,6 +70,11 @@ def face_down_params(game, params, effects, ctx) -> tuple:
     out = []
     shown_after = set()   # names of parameters that an unconditional top-level move puts where others see
     for i, fx in enumerate(effects if isinstance(effects, list) else ()):
+        if isinstance(fx, dict) and set(fx) == {"play"}:   # laid face up in the plays (engine/plays.py)
+            card = fx["play"].get("card") if isinstance(fx["play"], dict) else fx["play"]
+            if isinstance(card, str):
+                shown_after.add(card.strip())
+            continue
         kinds = [k for k in MOVING if isinstance(fx, dict) and set(fx) == {k} and isinstance(fx[k], dict)]
         if not kinds:
             continue

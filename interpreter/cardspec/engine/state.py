@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 
+from . import at_once as _at_once
 from . import views as _views
 from .steps import base as _steps
 from .fixed_deal import apply_deal_override
@@ -283,6 +284,8 @@ class State(SmallChoices):
                         step.path, f"with {self.n} players, deal {self.v[DEAL_NUMBER]} fails: {e}",
                         "check the deck size, the deal sizes and the players range")) from None
                 self.pc += 1
+                if self.game.end_at_once and not self.terminal:
+                    _at_once.after_step(self)   # match: end_at_once (engine/at_once.py)
 
     def _finish_step(self):
         self.entered = False

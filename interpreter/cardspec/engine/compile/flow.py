@@ -7,7 +7,8 @@ Adds: the play order (``next_expr``, ``_order_key``, ``_order_cache``: ``match: 
 out, ``may_sit_out``, decides how the others are built) and the match structure: ``match_deals``,
 ``match_end``, ``first_dealer``, ``rotate``, ``next_dealer``, ``rounds``, ``round_end``, ``ranking``,
 ``loser``, ``match_winner``, ``match_loser``, ``score_counter``, ``max_deals``, ``teams``, ``team_groups``
-(the teams of ``by: team`` counters, engine/teams.py).
+(the teams of ``by: team`` counters, engine/teams.py), ``end_at_once`` (set before the steps are built: their
+effects check the end after each change, engine/at_once.py).
 """
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from .caps import MAX_DEALS, capped
 
 ADDS = ("next_expr", "_order_key", "_order_cache", "may_sit_out", "steps", "match_deals", "match_end",
         "first_dealer", "rotate", "next_dealer", "rounds", "round_end", "ranking", "loser", "match_winner",
-        "match_loser", "score_counter", "max_deals", "teams", "team_groups")
+        "match_loser", "score_counter", "max_deals", "teams", "team_groups", "end_at_once")
 
 
 def run(g):
@@ -38,6 +39,11 @@ def run(g):
             comp.expr(m["next_player"], ("match", "next_player"), (("seat", INT),), (INT,))
         if code is not None:
             g._order_key = _slots_read(code.src, getattr(g.env, "def_src", {}))
+    # match: end_at_once (engine/at_once.py): read before the steps are built, whose effects check it.
+    g.end_at_once = m.get("end_at_once") is True
+    if g.end_at_once and "end" not in m:
+        comp.problem(("match", "end_at_once"), "end_at_once: true checks match: end: at once, and there is no end:",
+                     "e.g. end: max(score[s] for s in seats) >= target")
     # Steps of a deal and the match structure. The sits_out steps are built first: whether a seat may
     # sit out at this player count (`may_sit_out`) decides how the other steps are compiled.
     deal_spec = data.get("deal") or []
