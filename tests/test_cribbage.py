@@ -211,3 +211,31 @@ def test_explain_reads_like_cribbage():
     text = explain("cribbage")
     for words in ("crib", "starter", "31", "121"):
         assert words in text
+
+
+# ---- whole matches -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("bots", [("random", "random"), ("policy:basic", "random"), ("ismcts:20", "policy:basic")])
+def test_whole_matches_with_bots(bots):
+    """Matches to 61 (the option, to keep the test short) with each kind of bot: they end with one
+    winner at 61 or more, every card in one place at every decision."""
+    from cardspec.players import make_bot, take_turn
+    g = cardspec.load("cribbage", options={"target": 61})
+    for seed in range(2):
+        s = g.new_state(seed=seed)
+        players = [make_bot(b, seed=seed * 2 + i, game=g) for i, b in enumerate(bots)]
+        while not s.terminal:
+            held = sum(len(z) if not zn.per_seat else sum(map(len, z)) for z, zn in zip(s.z, g.zones))
+            assert held + len(s.plays) + sum(len(f) for f in (s.flight or []) if f) == 52
+            take_turn(s, players[s.to_act])
+        sc = s.result["scores"]
+        assert max(sc.values()) >= 61 and s.result["winner"] == [int(max(sc, key=sc.get))]
+
+
+def test_the_policy_plays_its_rules():
+    """The basic policy makes 15 when a card does it (its first play rule)."""
+    from cardspec.players import make_bot, take_turn
+    s = deal("TS 9C 2C 3C AC KC", "5H KD 8D 7D AD 2D", "4S", "AC KC", "AD 2D")
+    s.apply("play TS", seat=P)
+    bot = make_bot("policy:basic", seed=0, game=GAME)
+    take_turn(s, bot)
+    assert [e for e in s.log_all() if e["type"] == "action"][-1]["action"] == "play 5H"

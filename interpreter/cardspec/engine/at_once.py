@@ -2,8 +2,9 @@
 "A match won at once").
 
 Without it, ``match: end:`` is checked when a deal is over. With it, it is checked again after every effect
-that changes a counter or a var (``add``, ``set``, ``transfer``) and after every automatic step (a ``do`` or
-``score`` step): when it holds the match is over there and then, and nothing after that moment runs — the
+that changes a counter or a var it reads (``add``, ``set``, ``transfer``; an effect on anything else,
+such as a running count when the end reads the scores, needs no check) and after every automatic step (a
+``do`` or ``score`` step): when it holds the match is over there and then, and nothing after that moment runs — the
 effects after it in the same list, the rest of the deal. A win the rules grant "the moment a score
 reaches the target, even in the middle of the play" is exactly this (docs/rules/cribbage.md, "Match end":
 his heels, a card of the play, the non-dealer's hand, the dealer's hand, the crib, pegged strictly in
@@ -13,6 +14,8 @@ Inside a ``turns`` step the end goes through the step's own ``end: match`` machi
 ends the match); elsewhere the state's ``_game_over`` is called at once.
 """
 from __future__ import annotations
+
+import re
 
 #: Effects that change a counter or a var: the end condition is checked after each of them.
 CHANGING = frozenset({"add", "set", "transfer"})
@@ -47,10 +50,24 @@ def _over(s) -> bool:
     return False
 
 
-def check_lines(game, comp, kind: str) -> list:
-    """Statements to put after an effect of ``kind`` when ``game`` ends at once (else none): when the
-    match is over, the effects after it do not run."""
+def _touches(reads, body) -> bool:
+    """Whether an effect's statements ``body`` name a slot the end condition reads (``reads``: ``(var slots,
+    counter indices)`` from the flow pass; None: it reads more than slots, so every change counts)."""
+    if reads is None:
+        return True
+    text = "\n".join(body)
+    vs = {int(x) for x in re.findall(r"\bs\.v\[(\d+)\]", text)}
+    cs = {int(x) for x in re.findall(r"\bs\.c\[(\d+)\]", text)}
+    return bool(vs & set(reads[0]) or cs & set(reads[1]))
+
+
+def check_lines(game, comp, kind: str, body=()) -> list:
+    """Statements to put after an effect of ``kind`` (its statements ``body``) when ``game`` ends at once
+    (else none): when the match is over, the effects after it do not run. An effect that changes nothing
+    the end condition reads (a var of the count when the end reads the scores) is not followed by a check."""
     if not getattr(game, "end_at_once", False) or kind not in CHANGING:
+        return []
+    if not _touches(getattr(game, "_end_reads", None), body):
         return []
     if getattr(comp, "turn_effects", False):
         comp.ns["_at_once_turns"] = _over_in_turns

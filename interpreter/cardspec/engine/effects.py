@@ -110,7 +110,7 @@ def effects_source(game, comp: Compiler, effects, path, params) -> list:
         body = _effect_lines(game, comp, kind, eff[kind], p + (kind,), params)
         if not body:
             continue
-        body = body + _at_once.check_lines(game, comp, kind)   # match: end_at_once (engine/at_once.py)
+        body = body + _at_once.check_lines(game, comp, kind, body)   # match: end_at_once (engine/at_once.py)
         body = _suits_follow(game, body)
         if "if" in eff:
             cond = comp.code(eff["if"], p + ("if",), params, (BOOL,))

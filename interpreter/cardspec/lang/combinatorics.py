@@ -28,6 +28,12 @@ def sum_ways(values, total: int) -> int:
     >>> sum_ways([5, 5, 5, 5, 10], 15)   # the 29 hand's fifteens: 4 × (10 + 5), 4 × (5 + 5 + 5)
     8
     """
+    if len(values) <= 12 and total >= 0 and all(v >= 0 for v in values):
+        # a short list (a hand): the sums of the subsets so far, those past the total dropped (at most 2**12)
+        sums = [0]
+        for v in values:
+            sums += [x + v for x in sums if x + v <= total]
+        return sums.count(total)
     ways = {0: 1}
     if all(v >= 0 for v in values):   # (sums past the total can never come back: dropped)
         for v in values:

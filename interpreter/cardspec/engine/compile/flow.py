@@ -23,7 +23,7 @@ from .caps import MAX_DEALS, capped
 
 ADDS = ("next_expr", "_order_key", "_order_cache", "may_sit_out", "steps", "match_deals", "match_end",
         "first_dealer", "rotate", "next_dealer", "rounds", "round_end", "ranking", "loser", "match_winner",
-        "match_loser", "score_counter", "max_deals", "teams", "team_groups", "end_at_once")
+        "match_loser", "score_counter", "max_deals", "teams", "team_groups", "end_at_once", "_end_reads")
 
 
 def run(g):
@@ -41,9 +41,15 @@ def run(g):
             g._order_key = _slots_read(code.src, getattr(g.env, "def_src", {}))
     # match: end_at_once (engine/at_once.py): read before the steps are built, whose effects check it.
     g.end_at_once = m.get("end_at_once") is True
+    g._end_reads, early_end = None, None
     if g.end_at_once and "end" not in m:
         comp.problem(("match", "end_at_once"), "end_at_once: true checks match: end: at once, and there is no end:",
                      "e.g. end: max(score[s] for s in seats) >= target")
+    elif g.end_at_once:   # compiled before the steps: their effects check it only after changing what it reads
+        code = comp.code(m["end"], ("match", "end"), (), (BOOL,))
+        if code is not None:
+            g._end_reads = _slots_read(code.src, getattr(g.env, "def_src", {}))
+            early_end = comp.function(code.src, ())
     # Steps of a deal and the match structure. The sits_out steps are built first: whether a seat may
     # sit out at this player count (`may_sit_out`) decides how the other steps are compiled.
     deal_spec = data.get("deal") or []
@@ -57,7 +63,8 @@ def run(g):
             g.steps.append(step)
     m = data.get("match") or {}
     g.match_deals = comp.expr(m.get("deals", 0 if "rounds" in m else 1), ("match", "deals"), (), (INT,))
-    g.match_end = comp.expr(m["end"], ("match", "end"), (), (BOOL,)) if "end" in m else None
+    g.match_end = early_end if early_end is not None else \
+        comp.expr(m["end"], ("match", "end"), (), (BOOL,)) if "end" in m else None
     g.first_dealer = int(m.get("first_dealer", 0)) % n
     g.rotate = m.get("rotate", "left")
     g.next_dealer = comp.expr(m["next_dealer"], ("match", "next_dealer"), (), (INT,)) \
