@@ -239,3 +239,24 @@ def test_the_policy_plays_its_rules():
     bot = make_bot("policy:basic", seed=0, game=GAME)
     take_turn(s, bot)
     assert [e for e in s.log_all() if e["type"] == "action"][-1]["action"] == "play 5H"
+
+
+def test_cut_for_the_first_deal():
+    """cribbage.md, Options `cut_for_dealer`: both cut; the lower card deals first; equal ranks cut again.
+    The deal then alternates (Players and seating)."""
+    g = cardspec.load("cribbage", options={"cut_for_dealer": True})
+    recut = False
+    order = "A23456789TJQK"
+    for seed in range(60):
+        s = g.new_state(seed=seed)
+        cuts = [e for e in s.log_all() if e["type"] == "cut_for_deal"]
+        for e in cuts[:-1]:
+            assert e["seat0"][0] == e["seat1"][0]           # only a tie is cut again
+        recut = recut or len(cuts) > 1
+        last = cuts[-1]
+        assert last["seat0"][0] != last["seat1"][0]
+        lower = 0 if order.index(last["seat0"][0]) < order.index(last["seat1"][0]) else 1
+        assert s.v[0] == lower                                  # the dealer of the first deal
+        assert [e["seat"] for e in s.log_all() if e["type"] == "dealer"] == [lower]
+        assert sum(map(len, s.z[g.zone["hand"].index])) == 12 and not any(s.z[g.zone["cuts"].index])
+    assert recut, "no tie in 60 seeds: the recut is not exercised"
