@@ -72,7 +72,7 @@ class Sides:
             if k not in ("declarer", "called", "from"):
                 comp.problem(("sides", k), f"sides has declarer, called and from, not '{k}'")
         self.declarer = comp.expr(spec.get("declarer", EngineText("declarer")), ("sides", "declarer"), (), (INT,))
-        code = comp.code(spec.get("called", EngineText("-1")), ("sides", "called"), (), (CARD,))
+        code = comp.code(spec.get("called", EngineText("no_card")), ("sides", "called"), (), (CARD,))
         if code is not None:
             self.called_src = code.src
             self.called = comp.function(code.src, ())

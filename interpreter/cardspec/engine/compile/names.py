@@ -13,14 +13,17 @@ valid and play the same (issue 32, item 4; docs/rulesets.md, "Stability"): so **
 means the ruleset's declaration** in that ruleset's expressions — it hides the engine's name of the same
 spelling, even a step's parameter, and the engine's own defaults (``EngineText``) still read the engine's.
 Hiding is never silent: each is a ``warning`` at the declaring key that names what is hidden
-(``var 'leader' hides the engine's leader …``); ``cardspec upgrade FILE`` renames the declaration when the
-author wants the engine's name back. A name declared twice (two kinds, or two files of a variant) is an
+(``var 'leader' hides the engine's leader …``); the author renames the declaration when the engine's name
+is wanted (no tool rewrites it: nothing needs rewriting to stay valid). A name spelled like a card literal
+(``QS``, ``JK``) is a warning too: the grammar reads it as the card, so nothing can read the declaration.
+A name declared twice (two kinds, or two files of a variant) is an
 error, and so is a ``define:`` parameter type that is not one of ``PARAM_TYPES`` (``c: crad`` became an int
 and failed in play with "int has no attribute 'rank'").
 """
 from __future__ import annotations
 
 import difflib
+import re
 
 from ...lang import BUILTINS
 from ..slots import SYSTEM_VARS
@@ -59,6 +62,12 @@ SIDES_NAMES = {
 
 #: The warning's code (``Problem.code``): a declaration hides an engine name.
 HIDES = "name/hides-engine"
+
+#: The warning's code: a declared name is spelled like a card, so no expression can read it.
+CARD_SPELLING = "name/card-literal"
+
+#: The grammar's card literal (lang/grammar.lark, ``CARD``, which the lexer prefers over ``NAME``).
+_CARD_LITERAL = re.compile(r"(10|[2-9TJQKA])[SHDC]|JK")
 
 
 def run(g):
@@ -135,12 +144,18 @@ def check_names(game, comp, data: dict, warnings: list) -> set:
                     key=True))
                 continue
             seen[name] = (word, path)
+            if _CARD_LITERAL.fullmatch(name):
+                w = comp.pos.problem(
+                    path, f"{word} '{name}' is spelled like a card: an expression reads {name} as the card, "
+                    f"never as this {word}", f"rename the {word} (e.g. has_{name.lower()})", key=True)
+                w.severity, w.code = "warning", CARD_SPELLING
+                warnings.append(w)
             if name in engine:
                 hides.add(name)
                 w = comp.pos.problem(
                     path, f"{word} '{name}' hides {engine[name]}: this ruleset's expressions read the {word}",
                     f"fine if meant (a name you declare is always yours); to use the engine's, rename the {word} "
-                    f"(cardspec upgrade FILE --rename {name}=NEW)", key=True)
+                    "where it is declared and read", key=True)
                 w.severity, w.code = "warning", HIDES
                 warnings.append(w)
     return hides

@@ -42,7 +42,7 @@ from ...compiler import Compiler, failed_reason
 from ...effects import END_LEVELS, effects_source
 from ...information import public_action
 from ...slots import SITS_OUT, TO_ACT, TURN
-from ....lang import BOOL, INT, Binding, RuleFault
+from ....lang import BOOL, INT, Binding, EngineText, RuleFault
 from ..base import Step, step_type
 from .actions import compile_action, distinct_text
 from .moves import ACTOR, CNT, DONE, END, NEXT, PH, SEAT, SKIP, TURNS, WHY
@@ -88,8 +88,8 @@ class Turns(ActionSearch, Step):
         if "turn_seat" not in game.env.names:
             game.env.names["turn_seat"] = Binding("s.ts[5]", INT)
         S = (("seat", INT),)
-        self.first = comp.expr(body.get("first", "left_of(dealer)"), path + ("first",), (), (INT,))
-        self.next = comp.expr(body.get("next", "left_of(seat)"), path + ("next",), S, (INT,))
+        self.first = comp.expr(body.get("first", EngineText("left_of(dealer)")), path + ("first",), (), (INT,))
+        self.next = comp.expr(body.get("next", EngineText("left_of(seat)")), path + ("next",), S, (INT,))
         self.skip = comp.expr(body["skip"], path + ("skip",), S, (BOOL,)) if "skip" in body else None
         self.until = comp.expr(body["until"], path + ("until",), (), (BOOL,)) if "until" in body else None
         # Why the step ends when `until` holds (game_over's reason when that ends the match).
