@@ -485,17 +485,22 @@ def replay(scenario, as_json, option):
               help="CPU seconds one engine call (an action with its judgement, a bot move, a listing) may take.")
 @click.option("--max-call-memory", type=click.IntRange(16, 1 << 20), default=1024, show_default=True, metavar="MB",
               help="--http: megabytes a worker process may grow by in one call (a bot move, a listing, a typed rule).")
-@click.option("--store", default="sqlite:///cardspec-tables.db", show_default=True, metavar="URL",
+@click.option("--store", default=None, metavar="URL",
               help="Where tables are kept so a restart loses none: sqlite:///PATH, postgresql://USER@HOST/DB, "
-                   "or none (memory only).")
+                   "or none (memory only). Default: --http sqlite:///cardspec-tables.db; --stdio none (a session "
+                   "over stdio keeps its tables only when a store is named).")
 @click.option("--allow-origin", "allow_origin", multiple=True, metavar="URL",
-              help="A page origin allowed to open WebSockets (repeatable; '*': any). Default: the same host only.")
+              help="A page origin allowed to open WebSockets and create tables (repeatable; '*': any). "
+                   "Default: the same host only.")
+@click.option("--allow-host", "allow_host", multiple=True, metavar="NAME",
+              help="--http: a Host name the server answers to besides the bound address (repeatable; '*': any), "
+                   "e.g. the name a reverse proxy forwards. Others get http/bad_host (DNS rebinding).")
 def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, max_tables_per_client,
           max_tables_per_address, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
-          max_call_memory, allow_origin, store):
+          max_call_memory, allow_origin, allow_host, store):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
     from .serve.protocol import Limits
-    from .serve.store import open_store
+    from .serve.store import DEFAULT_URL, open_store
     if bool(stdio) == bool(http):
         raise click.UsageError("choose one of --stdio and --http HOST:PORT")
     limits = Limits(max_tables=max_tables, max_message_bytes=max_message_bytes, idle_timeout=idle_timeout,
@@ -510,6 +515,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
             parse_address(http)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--http") from None
+    if store is None:
+        store = "none" if stdio else DEFAULT_URL
     db = None
     if store != "none":
         db = open_store(store)
@@ -519,7 +526,7 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
         sys.exit(serve_stdio(limits=limits, store=db))
     from .serve.server import serve_http
     try:
-        sys.exit(serve_http(http, limits, allow_origins=allow_origin, store=db))
+        sys.exit(serve_http(http, limits, allow_origins=allow_origin, store=db, allow_hosts=allow_host))
     except OSError as e:
         click.echo(f"error: cannot serve on {http}: {e.strerror or e}", err=True)
         sys.exit(2)

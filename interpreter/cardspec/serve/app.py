@@ -14,12 +14,14 @@ from collections import deque
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from .bots import BotRunner
+from .browser import BrowserGuard
 from .connections import origin_allowed
 from .follower import StoreFollower
 from .games import ruleset_catalogue
@@ -37,7 +39,7 @@ WEB_DIR = Path(__file__).resolve().parent / "web"
 HTTP_STATUS = {"json/malformed": 400, "message/invalid": 400, "message/unknown_type": 400,
                "message/too_large": 413, "table/not_found": 404, "table/limit": 503, "table/invalid": 400,
                "ruleset/unknown": 400, "ruleset/invalid": 400, "auth/bad_token": 403, "server/internal": 500,
-               "table/over_budget": 503}
+               "table/over_budget": 503, "http/bad_host": 400, "http/content_type": 415, "http/cross_origin": 403}
 
 MAX_OUTBOX = 1000
 
@@ -66,11 +68,14 @@ def _warm_up():
         _validator(name)
 
 
-def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> Starlette:
+def create_app(limits: Limits | None = None, allow_origins=(), store=None, hosts=None) -> Starlette:
     """The ASGI app with its own table registry (``app.state.registry``) and bot runner.
 
-    ``allow_origins``: the Origins a browser page may open ``/ws`` from (``origin_allowed``; default:
-    the same host only). ``store``: a ``cardspec.serve.store.Store``; its open tables are replayed when the app
+    ``allow_origins``: the Origins a browser page may open ``/ws`` from and send state-changing requests from
+    (``origin_allowed``; default: the same host only). ``hosts``: the Host names the app answers to
+    (``browser.allowed_hosts``; None: any, for a program embedding the app behind its own check —
+    ``serve_http`` always passes the bound address's). Every response carries the page's safety headers
+    and a state-changing request must be JSON from an allowed origin (``browser.BrowserGuard``). ``store``: a ``cardspec.serve.store.Store``; its open tables are replayed when the app
     starts, and every table and action is written to it before it is acknowledged (docs/protocol.md).
     """
     allow_origins = tuple(allow_origins or ())
@@ -252,7 +257,8 @@ def create_app(limits: Limits | None = None, allow_origins=(), store=None) -> St
         WebSocketRoute("/ws", ws_endpoint),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(BrowserGuard, hosts=hosts, allow_origins=allow_origins)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard])
     app.state.registry = registry
     app.state.bots = runner
     app.state.engine = engine

@@ -37,6 +37,9 @@ CODES = {
                          "or a bot move that could not be made, the table is closed (reason over_budget)",
     "session/limit": "this connection joined too many tables",
     "server/internal": "a bug in the server; the message says what (no traceback)",
+    "http/bad_host": "HTTP: the request's Host is not a name this server answers to (DNS rebinding; --allow-host)",
+    "http/content_type": "HTTP: a request that changes state must send Content-Type: application/json",
+    "http/cross_origin": "HTTP: a page of another origin may not change state here (--allow-origin)",
 }
 
 

@@ -15,7 +15,7 @@ from ..players import make_bot
 from .games import _check_option, _load_game, ruleset_catalogue, ruleset_digest
 from .limits import Limits, check_bot_spec
 from .messages import ProtocolError
-from .store import TableRecord
+from .store import TableRecord, seed_problem
 from .table import Table
 
 
@@ -92,6 +92,9 @@ class Registry:
             raise ProtocolError("table/invalid", f"bot_delay must be 0-{lim.max_bot_delay} seconds")
         seed_given = "seed" in msg
         seed = msg["seed"] if seed_given else secrets.randbits(48)
+        why = seed_problem(seed)   # the same for every store, and without one (docs/protocol.md)
+        if why is not None:
+            raise ProtocolError("table/invalid", f"seed: {why}")
         return {"id": "t" + secrets.token_hex(5), "ruleset": name, "players": players, "options": options,
                 "seed": seed, "seed_given": seed_given, "bots": bots, "bot_delay": float(delay),
                 "client": client, "address": address}
@@ -136,7 +139,8 @@ class Registry:
             try:
                 self.store.create(rec)
             except StoreError as e:
-                raise ProtocolError("store/error", f"the table could not be stored, so it was not opened: {e}") from None
+                raise ProtocolError("store/error", e.public("the table could not be stored, so it was not opened")) \
+                    from None
             t.store = self.store
         return t
 
@@ -202,7 +206,7 @@ class Registry:
         try:
             stored = self.store.load(table_id)
         except StoreError as e:
-            raise ProtocolError("store/error", str(e)) from None
+            raise ProtocolError("store/error", e.public(f"table {table_id} could not be read")) from None
         if stored is None or stored.record.closed is not None:
             return None
         t, why = self._from_stored(stored)

@@ -228,7 +228,16 @@ def _handle(req) -> tuple:
 
 
 def _worker_main(conn, memory: int | None) -> None:
-    """A worker process: answers requests from ``conn`` one at a time until it is closed."""
+    """A worker process: answers requests from ``conn`` one at a time until it is closed. A server that went
+    away (stopped while this worker started, or killed) ends it quietly: no traceback on the server's
+    terminal (issue 36 item 7: a BrokenPipeError sending "ready" to a server that had just stopped)."""
+    try:
+        _serve(conn, memory)
+    except (OSError, EOFError, KeyboardInterrupt):   # BrokenPipeError is an OSError
+        pass
+
+
+def _serve(conn, memory: int | None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C reaches the server's whole process group:
     _limit_memory(memory)                          # the server stops its workers itself
     try:

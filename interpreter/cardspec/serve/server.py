@@ -29,7 +29,8 @@ and every name is re-exported here (``from cardspec.serve.server import create_a
 - ``runner`` — ``EngineRunner``: the engine's work in threads, one call per table, fair shares, CPU budgets;
 - ``bots`` — ``BotRunner``: the bots of every table, one move per ``bot_delay``;
 - ``follower`` — ``StoreFollower``: other server processes' changes to a shared store;
-- ``connections`` — ``uvicorn_config``, the caps on connections per address, ``origin_allowed``.
+- ``connections`` — ``uvicorn_config``, the caps on connections per address, ``origin_allowed``;
+- ``browser`` — ``BrowserGuard``: the Host check, JSON-only same-origin state changes, the page's safety headers.
 """
 from __future__ import annotations
 
@@ -38,12 +39,13 @@ import sys
 
 from .app import HTTP_STATUS, MAX_OUTBOX, WEB_DIR, create_app
 from .bots import BotRunner
+from .browser import BrowserGuard, allowed_hosts
 from .connections import _RepeatFilter, guarded_http_protocol, origin_allowed, uvicorn_config
 from .follower import StoreFollower
 from .limits import Limits
 from .runner import EngineRunner, OverBudget
 
-__all__ = ["HTTP_STATUS", "MAX_OUTBOX", "WEB_DIR", "BotRunner", "EngineRunner", "OverBudget", "StoreFollower",
+__all__ = ["HTTP_STATUS", "MAX_OUTBOX", "WEB_DIR", "BotRunner", "BrowserGuard", "allowed_hosts", "EngineRunner", "OverBudget", "StoreFollower",
            "create_app", "guarded_http_protocol", "origin_allowed", "parse_address", "serve_http", "uvicorn_config",
            "_RepeatFilter"]
 
@@ -57,9 +59,10 @@ def parse_address(text: str) -> tuple[str, int]:
 
 
 def serve_http(address: str, limits: Limits | None = None, log_level: str = "warning", out=None,
-               allow_origins=(), store=None) -> int:
-    """Serve the app on ``address`` (``HOST:PORT``) until interrupted (``uvicorn_config``; WebSockets from
-    the ``allow_origins`` pages, default the same host: ``origin_allowed``).
+               allow_origins=(), store=None, allow_hosts=()) -> int:
+    """Serve the app on ``address`` (``HOST:PORT``) until interrupted (``uvicorn_config``; WebSockets and
+    state changes from the ``allow_origins`` pages, default the same host: ``origin_allowed``; requests whose
+    ``Host`` names the bound address or one of ``allow_hosts``, ``'*'`` any: ``browser.allowed_hosts``).
 
     Binds first, then prints ``cardspec: serving http://HOST:PORT/`` (the real port when 0 was
     asked) on ``out`` (stdout). Raises ``ValueError`` for a bad address, ``OSError`` when the
@@ -77,7 +80,8 @@ def serve_http(address: str, limits: Limits | None = None, log_level: str = "war
     real = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     print(f"cardspec: serving http://{shown}:{real}/", file=out or sys.stdout, flush=True)
-    config = uvicorn_config(create_app(limits, allow_origins, store), limits, log_level)
+    app = create_app(limits, allow_origins, store, hosts=allowed_hosts(host, allow_hosts))
+    config = uvicorn_config(app, limits, log_level)
     # The event loop shares the GIL with the engine's threads: take it back within 1 ms (not 5), and keep
     # the cyclic collector's full passes (100-150 ms over the millions of objects of a 464 k-action listing,
     # with the GIL held) rare: the code and data loaded so far are frozen out of them.

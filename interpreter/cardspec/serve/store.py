@@ -15,6 +15,15 @@ URLs (``open_store``):
     ``sqlite:///relative/path.db``, ``sqlite:////absolute/path.db``, ``sqlite://:memory:``
     ``postgresql://user@host:port/db`` (``pip install 'cardspec[postgres]'``)
 
+Secrets at rest (issue 36; docs/protocol.md, "What the store keeps"): a table's seed and its commitment's salt
+are what it takes to replay it, and so what lets anyone who reads the store recompute every hand. A SQLite
+file (and its ``-wal``/``-shm``) is created mode 0600, an existing one readable by others is narrowed to
+0600, and a folder that another user may write to (group/other writable without the sticky bit) is refused.
+A seed is checked the same way for every back end before it reaches a database (``seed_problem``: no NUL or
+other control character, at most ``MAX_SEED_CHARS``). A database's own error text (user, host, port,
+driver) is never sent to a client: ``StoreError.public`` is a code and a generic sentence with a reference,
+and the full text goes to the server's log (``report``).
+
 Both back ends share one schema (``SCHEMA``) and one code path; several server processes may share
 a PostgreSQL store (``Store.shared``): an action is numbered, and the primary key ``(table_id, n)``
 makes a second writer of the same number fail with ``StoreConflict`` instead of forking the table
@@ -68,9 +77,44 @@ SCHEMA = (
 
 
 class StoreError(CardspecError):
-    """The store cannot be opened or written (bad URL, missing driver, database error)."""
+    """The store cannot be opened or written (bad URL, missing driver, database error). The message is for the
+    server's operator (it may name the database's user, host and driver); ``public`` is what a client gets."""
 
     code = "store/error"
+
+    def public(self, what: str) -> str:
+        """A client's message for this error: ``what`` (what was not done) and a reference to the full text in
+        the server's log (``report``), never the text itself."""
+        return f"{what}: the table store failed (reference {report(self)}; the server's log has the details)"
+
+
+#: Where ``report`` writes (the server's log; None: ``sys.stderr`` at the time).
+LOG = None
+
+
+def report(e: BaseException) -> str:
+    """Write ``e`` in full to the server's log (``LOG``) under a new reference, and return the reference."""
+    ref = uuid.uuid4().hex[:8]
+    print(f"cardspec: store error {ref}: {e}", file=LOG or sys.stderr, flush=True)
+    return ref
+
+
+#: The longest seed a table may have (characters of its text form).
+MAX_SEED_CHARS = 200
+
+
+def seed_problem(seed) -> str | None:
+    """Why ``seed`` cannot seed a stored table, or None: an integer of at most ``MAX_SEED_CHARS`` digits or
+    a text of at most ``MAX_SEED_CHARS`` characters without NUL or another control character. The same for
+    every back end (SQLite took a NUL that PostgreSQL refused with its driver's text)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        return f"a seed is an integer or a text, not {type(seed).__name__}"
+    text = str(seed) if isinstance(seed, str) else repr(seed) if abs(seed) < 10 ** MAX_SEED_CHARS else None
+    if text is None or len(text) > MAX_SEED_CHARS:
+        return f"a seed has at most {MAX_SEED_CHARS} characters"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        return "a seed may not contain NUL or other control characters"
+    return None
 
 
 class StoreConflict(StoreError):
@@ -185,7 +229,11 @@ class Store:
 
     # -- writing
     def create(self, rec: TableRecord) -> None:
-        """Store a new table (no action yet). Raises ``StoreConflict`` if the id exists."""
+        """Store a new table (no action yet). Raises ``StoreConflict`` if the id exists, ``StoreError`` for a
+        seed that ``seed_problem`` refuses (before it reaches the database)."""
+        why = seed_problem(rec.seed)
+        if why is not None:
+            raise StoreError(f"store: table {rec.id}: {why}")
         rec.created = rec.updated = rec.created or _now_ms()
         self._run("INSERT INTO cardspec_tables (id, ruleset, ruleset_hash, options, players, seed, token_hashes, "
                   "bots, meta, version, created, updated, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -355,9 +403,12 @@ class Store:
 
 
 class SQLiteStore(Store):
-    """SQLite in WAL mode with ``synchronous=FULL``: a committed action survives a SIGKILL or a power cut."""
+    """SQLite in WAL mode with ``synchronous=FULL``: a committed action survives a SIGKILL or a power cut. The
+    files are the owner's only (``private_files``)."""
 
     def __init__(self, path: str, url: str):
+        if path != ":memory:":
+            private_files(path)
         try:
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level="DEFERRED", timeout=10)
             conn.execute("PRAGMA journal_mode=WAL")
@@ -366,6 +417,41 @@ class SQLiteStore(Store):
         except sqlite3.Error as e:
             raise StoreError(f"cannot open the SQLite store {path}: {e}") from None
         super().__init__(conn, url)
+        if path != ":memory:":
+            private_files(path)   # the -wal and -shm files WAL mode just made
+
+
+#: The files of a SQLite store besides the database itself.
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def private_files(path: str) -> None:
+    """Make the SQLite store at ``path`` its owner's only: refuse a folder that another user may write to
+    (group or other writable without the sticky bit: they could swap the file), create the database mode 0600
+    if it does not exist, and narrow it and its side files (``-wal``, ``-shm``) to 0600 when another user may
+    read them (SQLite creates the side files with the database's mode). Raises ``StoreError``."""
+    import stat
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        st = os.stat(folder)
+    except OSError as e:
+        raise StoreError(f"cannot open the SQLite store {path}: {e.strerror}") from None
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX:
+        raise StoreError(f"cannot open the SQLite store {path}: its folder {folder} may be written by other "
+                         f"users (mode {stat.S_IMODE(st.st_mode):o}); use a folder only you can write to")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        os.close(fd)
+    except OSError as e:
+        raise StoreError(f"cannot open the SQLite store {path}: {e.strerror}") from None
+    for p in (path,) + tuple(path + side for side in SQLITE_SIDE_FILES):
+        try:
+            if stat.S_IMODE(os.lstat(p).st_mode) & 0o077:
+                os.chmod(p, 0o600)
+        except FileNotFoundError:
+            continue
+        except OSError as e:
+            raise StoreError(f"cannot make the SQLite store {p} private (mode 0600): {e.strerror}") from None
 
 
 def channel_for(schema: str) -> str:

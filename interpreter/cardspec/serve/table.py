@@ -174,7 +174,7 @@ class Table:
             self.replay(self.applied)
             if isinstance(e, StoreConflict):
                 raise
-            raise ProtocolError("store/error", f"the action was not stored, so it was not played: {e}") from None
+            raise ProtocolError("store/error", e.public("the action was not stored, so it was not played")) from None
 
     def replay(self, actions):
         """Apply stored ``(seat, text)`` actions to a fresh table (restart). Raises ``ProtocolError``
@@ -209,7 +209,8 @@ class Table:
         try:
             new = self.store.since(self.id, start)
         except StoreError as e:
-            raise ProtocolError("store/error", f"table {self.id}: {e}") from None
+            raise ProtocolError("store/error", e.public(f"table {self.id}: its stored actions could not be read")) \
+                from None
         self._apply_stored(new, start, "applied", self.applied)
         if new:
             if now is not None:
