@@ -260,3 +260,58 @@ def test_cut_for_the_first_deal():
         assert [e["seat"] for e in s.log_all() if e["type"] == "dealer"] == [lower]
         assert sum(map(len, s.z[g.zone["hand"].index])) == 12 and not any(s.z[g.zone["cuts"].index])
     assert recut, "no tie in 60 seeds: the recut is not exercised"
+
+
+# ---- option muggins (cribbage.md, Options) ----------------------------------------------------------------
+MUG = cardspec.load("cribbage", options={"muggins": True})
+
+
+def test_muggins_an_overlooked_count_goes_to_the_opponent():
+    """cribbage.md, Worked examples: 'Muggins (option on): P's hand is worth 14 and P claims 12 → P pegs 12,
+    D pegs 2'. The double-run hand 4S 4H 5C 6D with 9S is worth 14."""
+    s = deal("4S 4H 5C 6D KD QD", "2C 3C 4C 6C 7C 8C", "9S", "KD QD", "2C 3C", game=MUG)
+    deal_no = s.v[2]
+    while not sorted(s.legal_actions())[0].startswith("claim"):
+        s.apply(sorted(s.legal_actions())[0])
+    assert s.to_act == P and s.v[2] == deal_no
+    before = dict(enumerate(s.c[SCORE]))
+    s.apply("claim 12", seat=P)
+    assert s.c[SCORE][P] - before[P] == 12 and s.c[SCORE][D] - before[D] == 2
+    assert [e for e in s.log_all() if e["type"] == "muggins"] == [{"type": "muggins", "seat": D, "points": 2}]
+
+
+def test_muggins_a_claim_above_the_count_is_cut_to_it():
+    s = deal("4S 4H 5C 6D KD QD", "2C 3C 4C 6C 7C 8C", "9S", "KD QD", "2C 3C", game=MUG)
+    while not sorted(s.legal_actions())[0].startswith("claim"):
+        s.apply(sorted(s.legal_actions())[0])
+    before = dict(enumerate(s.c[SCORE]))
+    s.apply("claim 20", seat=P)
+    assert s.c[SCORE][P] - before[P] == 14 and s.c[SCORE][D] == before[D]
+    # then the dealer claims his hand, then the crib, in that order; each deal counts its own claims
+    assert s.to_act == D
+    s.apply("claim 0", seat=D)
+    assert s.to_act == D and s.legal_actions()[0] == "claim 0"
+    s.apply("claim 0", seat=D)
+    assert not sorted(s.legal_actions())[0].startswith("claim")   # the next deal's laying away
+
+
+def test_muggins_the_claimer_is_not_told_the_count():
+    """With muggins the owner counts: neither the show event nor the view gives the count before the claim."""
+    s = deal("4S 4H 5C 6D KD QD", "2C 3C 4C 6C 7C 8C", "9S", "KD QD", "2C 3C", game=MUG)
+    while not sorted(s.legal_actions())[0].startswith("claim"):
+        s.apply(sorted(s.legal_actions())[0])
+    show = [e for e in s.log(P) if e["type"] == "show"][-1]
+    assert "points" not in show
+    assert "shown" not in s.view(P)["vars"] or s.view(P)["vars"]["shown"] is None
+
+
+def test_muggins_matches_with_bots_end():
+    from cardspec.players import make_bot, take_turn
+    g = cardspec.load("cribbage", options={"muggins": True, "target": 61})
+    s = g.new_state(seed=4)
+    bots = [make_bot("policy:basic", seed=1, game=g), make_bot("ismcts:10", seed=2, game=g)]
+    while not s.terminal:
+        take_turn(s, bots[s.to_act])
+    assert max(s.result["scores"].values()) >= 61
+    # the policy claims the true count: it is never caught by muggins
+    assert not any(e["type"] == "muggins" and e["seat"] == 1 for e in s.log_all())
