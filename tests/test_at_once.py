@@ -94,3 +94,23 @@ def test_his_heels_ends_the_match_in_a_do_step():
         assert s.terminal and s.c[score][0] == 121
         return
     pytest.fail("no deal with a jack starter in 200 seeds")
+
+
+def test_a_stake_is_read_when_the_match_ends(tmp_path):
+    """match: stake (docs/rulesets.md, "What a win is worth"): evaluated once at game over, after the
+    end; here a double game when the loser has fewer than 16 points (a shutout-like rule)."""
+    p = tmp_path / "stake.yaml"
+    p.write_text(open(TOY).read().replace("  end_at_once: true\n",
+                                          "  end_at_once: true\n  stake: if min(score[s] for s in seats) < 16 then 2 else 1\n"))
+    g = cardspec.load(str(p), options={"target": 25})
+    seen = set()
+    for seed in range(30):
+        s = g.new_state(seed=seed)
+        _play_until_over(s)
+        low = min(s.result["scores"].values())
+        assert s.result["stake"] == (2 if low < 16 else 1)
+        seen.add(s.result["stake"])
+    assert seen == {1, 2}
+    plain = cardspec.load(TOY, options={"target": 25}).new_state(seed=0)
+    _play_until_over(plain)
+    assert "stake" not in plain.result

@@ -315,3 +315,23 @@ def test_muggins_matches_with_bots_end():
     assert max(s.result["scores"].values()) >= 61
     # the policy claims the true count: it is never caught by muggins
     assert not any(e["type"] == "muggins" and e["seat"] == 1 for e in s.log_all())
+
+
+# ---- option lurch (cribbage.md, Options; Worked examples, "Lurch") ------------------------------------------
+@pytest.mark.parametrize("lurch,loser,games", [
+    ("lurch", 60, 2), ("lurch", 61, 1), ("skunk", 90, 2), ("skunk", 91, 1), ("skunk", 60, 4), ("off", 10, 1)])
+def test_what_the_win_is_worth(lurch, loser, games):
+    """'the winner reaches 121 with the loser on 60 → lurch (2 games); on 61 → a single game. Under skunk:
+    loser on 90 → 2 games, on 91 → 1, on 60 → 4.' The winner reaches 121 on his heels (D at 119)."""
+    g = cardspec.load("cribbage", options={"lurch": lurch})
+    s = deal("JH 4S 5C 6D KD 9D", "2C 3C 4C 6C 7C 8C", "JD", "KD 9D", "2C 3C", scores={P: loser, D: 119}, game=g)
+    assert s.terminal and s.result["winner"] == [D]
+    assert s.result["stake"] == games
+
+
+def test_lurch_in_a_game_of_61():
+    """'a loser who has not reached ... 31 in a game of 61' loses a double game; skunk is for 121 only."""
+    for lurch, loser, games in (("lurch", 30, 2), ("lurch", 31, 1), ("skunk", 10, 1)):
+        g = cardspec.load("cribbage", options={"lurch": lurch, "target": 61})
+        s = deal("JH 4S 5C 6D KD 9D", "2C 3C 4C 6C 7C 8C", "JD", "KD 9D", "2C 3C", scores={P: loser, D: 59}, game=g)
+        assert s.terminal and s.result["stake"] == games

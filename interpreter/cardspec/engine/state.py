@@ -367,6 +367,8 @@ class State(SmallChoices):
             elif g.match_loser is not None:
                 ev["loser"] = sorted(set(g.match_loser(self)))
             ev["winner"] = chosen or ([k for k in ranking if vals[k] == vals[ranking[0]]] if ranking else [])
+            if g.match_stake is not None:   # match: stake: the games this win is worth (lurch, gammon, …)
+                ev["stake"] = g.match_stake(self)
             why = self._end_reason()
             if why:
                 ev["reason"] = why

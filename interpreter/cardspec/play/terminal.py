@@ -52,7 +52,9 @@ def _ranking_line(ev) -> str:
         else:
             groups.append((total, [k]))
     parts = [" = ".join(str(x) for x in g) + (" (tied)" if len(g) > 1 else "") for _t, g in groups]
-    return "Ranking (best first): " + ", ".join(parts)
+    stake = ev.get("stake")
+    worth = f"; the win is worth {stake} games" if isinstance(stake, int) and stake != 1 else ""
+    return "Ranking (best first): " + ", ".join(parts) + worth
 
 
 def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> list:

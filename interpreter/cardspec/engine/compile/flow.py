@@ -7,7 +7,7 @@ Adds: the play order (``next_expr``, ``_order_key``, ``_order_cache``: ``match: 
 out, ``may_sit_out``, decides how the others are built) and the match structure: ``match_deals``,
 ``match_end``, ``first_dealer``, ``rotate``, ``next_dealer``, ``rounds``, ``round_end``, ``ranking``,
 ``loser``, ``match_winner``, ``match_loser``, ``score_counter``, ``max_deals``, ``teams``, ``team_groups``
-(the teams of ``by: team`` counters, engine/teams.py), ``end_at_once`` (set before the steps are built: their
+(the teams of ``by: team`` counters, engine/teams.py), ``match_stake``, ``end_at_once`` (set before the steps are built: their
 effects check the end after each change, engine/at_once.py).
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .caps import MAX_DEALS, capped
 
 ADDS = ("next_expr", "_order_key", "_order_cache", "may_sit_out", "steps", "match_deals", "match_end",
         "first_dealer", "rotate", "next_dealer", "rounds", "round_end", "ranking", "loser", "match_winner",
-        "match_loser", "score_counter", "max_deals", "teams", "team_groups", "end_at_once", "_end_reads")
+        "match_loser", "score_counter", "max_deals", "teams", "team_groups", "end_at_once", "_end_reads", "match_stake")
 
 
 def run(g):
@@ -80,6 +80,11 @@ def run(g):
                                              f"the house: the result is each seat's net)",
                              "leave out ranking: none, or this key")
     # match: winner / loser as expressions (a seat or a list of seats), evaluated once the match is over.
+    # match: stake (docs/rulesets.md, "How a match ends"): the games the win is worth, read at game over
+    g.match_stake = comp.expr(m["stake"], ("match", "stake"), (), (INT,)) if "stake" in m else None
+    if g.match_stake is not None and g.ranking == "none":
+        comp.problem(("match", "stake"), "match: ranking: none has no winner whose win a stake could be worth",
+                     "leave out ranking: none, or stake:")
     g.match_winner = _seat_list(g, comp, m, "winner")
     g.match_loser = _seat_list(g, comp, m, "loser") if g.loser not in (None, "highest", "lowest") else None
     g.score_counter = g.counter.get(m.get("score", "score"))
