@@ -496,7 +496,7 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
         lines.append(f"It also ends after a deal in which {expr(match['end'])}"
                      f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}.")
     if match.get("stake") is not None:
-        lines.append(f"The win is worth `{expr(match['stake'])}` games.")
+        lines.append(f"The win is worth {expr(match['stake'])} games.")
     if match.get("rotate"):
         lines.append(f"The deal passes to the {match['rotate']} after each deal; the first dealer is seat "
                      f"{match.get('first_dealer', 0)}.")
