@@ -300,7 +300,7 @@ def test_muggins_the_claimer_is_not_told_the_count():
     s = deal("4S 4H 5C 6D KD QD", "2C 3C 4C 6C 7C 8C", "9S", "KD QD", "2C 3C", game=MUG)
     while not sorted(s.legal_actions())[0].startswith("claim"):
         s.apply(sorted(s.legal_actions())[0])
-    show = [e for e in s.log(P) if e["type"] == "show"][-1]
+    show = [e for e in s.log(P) if e["type"] == "show_to_claim"][-1]
     assert "points" not in show
     assert "shown" not in s.view(P)["vars"] or s.view(P)["vars"]["shown"] is None
 
