@@ -20,12 +20,17 @@ STARTER = GAME.zone["starter"].index
 CODE = GAME.deck.code
 
 
+_GAMES = {}
+
+
 def _codes(cards):
     return [CODE[c] for c in cards]
 
 
 def _check_match(seed, target=121):
-    g = GAME if target == 121 else cardspec.load("cribbage", options={"target": target})
+    if target not in _GAMES:
+        _GAMES[target] = GAME if target == 121 else cardspec.load("cribbage", options={"target": target})
+    g = _GAMES[target]
     s = g.new_state(seed=seed)
     rng = random.Random(seed)
     deals = 0
