@@ -159,6 +159,12 @@ def _sits_out(spec, ctx):
             "passed over by every turn to play, bid or lead."]
 
 
+def _redeal(spec, ctx):
+    cond, reason = (spec.get("if"), spec.get("reason")) if isinstance(spec, dict) else (spec, None)
+    why = f" ({reason})" if reason else ""
+    return [f"If {expr(cond)}{why}, the deal is void: the same dealer deals again, and the deal does not count."]
+
+
 def _secret_rule(spec, ctx):
     return [f"{expr(spec.get('seat', 'dealer'))} chooses a secret rule, kept in {spec.get('var')} "
             "(written in the expression language, or drawn from the ruleset's library); the others must "
@@ -262,7 +268,7 @@ def _auction(spec, ctx):
 #: kind registered in ``engine.steps.STEP_TYPES`` is here.
 STEP_DESCRIBERS = {"shuffle": _shuffle, "deal": _deal, "pass": _pass, "tricks": _tricks, "score": _score,
                    "do": _do, "bid": _bid, "trump": _trump, "secret_rule": _secret_rule, "turns": _turns,
-                   "auction": _auction, "sits_out": _sits_out}
+                   "auction": _auction, "sits_out": _sits_out, "redeal": _redeal}
 
 
 # ---- effects ---------------------------------------------------------------------------------------

@@ -108,6 +108,9 @@ class _P:
 def _param(game, comp, a, P, n, faces, copies) -> _P:
     """The figures of one parameter of action ``a`` (module doc)."""
     from .steps.turns import MAX_NUMBER_VALUES
+    zone = game.zone.get(str(getattr(P, "zone", "")).split("[")[0].strip()) if P.kind in ("card", "cards") else None
+    if zone is not None and zone.max is not None:   # the rules bound the zone (zones: max:, State._check_caps)
+        n, faces = max(min(n, zone.max), 1), max(min(faces, zone.max), 1)
     path = a.path + ("params", P.name)
     cost = _cost(comp, path)
     where = _cost(comp, path + ("where",))

@@ -23,6 +23,7 @@ class Zone:
     melds: bool = False   # items are melds (tuples of cards), not cards (cardspec._melds)
     order: str = "all"    # "top_only": only its top card and its size matter to the rules (position keys)
     label: str = ""       # what front ends call it (default: the name, _ as a space)
+    max: int | None = None   # the most cards the rules let it (each seat's pile) hold (zones: max:), else None
 
 
 @dataclass

@@ -283,9 +283,19 @@ class State(SmallChoices):
                     raise RulesetError(self.game.ruleset.problem(
                         step.path, f"with {self.n} players, deal {self.v[DEAL_NUMBER]} fails: {e}",
                         "check the deck size, the deal sizes and the players range")) from None
+                if self.game.capped_zones:
+                    self._check_caps()
                 self.pc += 1
                 if self.game.end_at_once and not self.terminal:
                     _at_once.after_step(self)   # match: end_at_once (engine/at_once.py)
+
+    def _check_caps(self):
+        """Every zone with ``max:`` within it (``Game.capped_zones``); else a ``RuleFault`` naming the zone: the
+        bound of every listing that chooses cards from it was taken from that number at load."""
+        for zi, per_seat, cap, name in self.game.capped_zones:
+            for pile in (self.z[zi] if per_seat else (self.z[zi],)):
+                if len(pile) > cap:
+                    raise RuleFault(f"zone '{name}' holds {len(pile)} cards, more than its max: {cap}")
 
     def _finish_step(self):
         self.entered = False
@@ -546,6 +556,8 @@ class State(SmallChoices):
         try:
             if step.apply(self, move):
                 self._finish_step()
+            if self.game.capped_zones:
+                self._check_caps()
         except CardspecError:
             raise
         except Exception as e:  # noqa: BLE001
@@ -561,6 +573,8 @@ class State(SmallChoices):
         try:
             if step.apply(self, move):
                 self._finish_step()
+            if self.game.capped_zones:
+                self._check_caps()
         except CardspecError:
             raise
         except Exception as e:  # noqa: BLE001
@@ -576,6 +590,8 @@ class State(SmallChoices):
         try:
             if step.apply(self, move):
                 self._finish_step()
+            if self.game.capped_zones:
+                self._check_caps()
         except CardspecError:
             raise
         except Exception as e:  # noqa: BLE001

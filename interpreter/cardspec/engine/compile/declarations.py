@@ -20,7 +20,7 @@ from ..slots import SYSTEM_VARS, TRUMP
 from ...cards import CardError
 from ...lang import CARD, INT, SUIT, Binding, list_of
 
-ADDS = ("zones", "zone", "stock", "counters", "counter", "vars", "var", "_pending_vis", "sides", "eff_inputs",
+ADDS = ("zones", "zone", "stock", "capped_zones", "counters", "counter", "vars", "var", "_pending_vis", "sides", "eff_inputs",
         "eff_of")
 
 
@@ -37,17 +37,26 @@ def run(g):
         g.zones.append(Zone(name, len(g.zones), spec.get("owner") == "seat", vis, spec.get("help", ""),
                             bool(spec.get("melds", False)), str(spec.get("order", "all")),
                             str(spec.get("label") or name.replace("_", " "))))
+        if spec.get("max") is not None:
+            cap = comp.constant(spec["max"], ("zones", name, "max"))
+            if not isinstance(cap, int) or cap < 0:
+                comp.problem(("zones", name, "max"), f"max is a whole number of cards, not '{cap}'")
+            else:
+                g.zones[-1].max = cap
         if g.zones[-1].order == "top_only" and (g.zones[-1].per_seat or g.zones[-1].melds):
             comp.problem(("zones", name, "order"), "order: top_only is for a shared zone of cards "
                          "(a per-seat zone is already keyed as a set of cards)")
     if "stock" not in zspec:
         g.zones.append(Zone("stock", len(g.zones), False, "none", "the undealt cards"))
     g.zone = {z.name: z for z in g.zones}
+    #: (index, per seat, max, name) of the zones with a max: (checked after every action: State._check_caps)
+    g.capped_zones = tuple((z.index, z.per_seat, z.max, z.name) for z in g.zones if z.max is not None)
     # zone index -> name of the zones declared order: top_only (their uses are checked as compiled)
     comp.top_only = {z.index: z.name for z in g.zones if z.order == "top_only"}
     for z in g.zones:
         zt = SEAT_ZONE if z.per_seat else ZONE
-        env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt)
+        env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt,
+                                    size=float(z.max) if z.max is not None and not z.per_seat else None)
     env.seat_zones = frozenset(f"s.z[{z.index}]" for z in g.zones if z.per_seat and not z.melds)
     g.stock = g.zone["stock"].index
     # Counters (per seat) and vars (scalar).
