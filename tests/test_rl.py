@@ -61,6 +61,7 @@ SHORT = {
     "oh-hell": {"deals": 1},
     "red-dog": {"max_turns": 20},
     "red-dog-casino": {"hands": 3},
+    "scopa": {"target": 1},
     "sheepshead": {},
     "svoyi-koziri": {"max_turns": 60},
     "vanishing-whist": {"deals": 1},
