@@ -420,3 +420,32 @@ def test_builtin_rulesets_compute_ints_far_below_the_bit_limit():
     finally:
         cls._bits_ok = orig
     assert seen and max(seen) <= 300 < bounds.MAX_INT_BITS
+
+
+def test_a_cpu_limit_that_fired_leaves_the_thread_usable_under_a_profile_hook():
+    """validate's CPU limit once withdrew a pending interruption with PyThreadState_SetAsyncExc(ident, NULL):
+    CPython 3.11 then kept its pending-exception flag set, and the next sys.setprofile hook on that thread
+    spun for ever (this file's over-budget test followed by test_burraco's call count hung an xdist worker
+    for the whole run). Run in a subprocess with a timeout, so a regression fails instead of hanging."""
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""\
+        import sys
+        import cardspec.authoring.validate as v
+        from cardspec.engine.steps.turns import Turns
+        v.VALIDATE_SECONDS = 0.2
+        Turns._run = lambda self, s: [None for _ in iter(int, 1)]
+        problems, status = v.validate_ruleset("red-dog-casino")
+        assert [p.code for p in problems] == ["ruleset/over_budget"], problems
+        n = [0]
+        def count(frame, event, arg):
+            n[0] += 1
+        sys.setprofile(count)
+        sum(len(str(i)) for i in range(1000))
+        sys.setprofile(None)
+        assert n[0] > 1000
+        print("ok")
+        """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
