@@ -5,8 +5,8 @@ YAML::
     - redeal: count(c in table where c.rank == K) >= 3     # a bool expression (no seat, no card)
     - redeal: {if: EXPR, reason: "three kings on the table"}
 
-Where a deal can come out unplayable by the rules — Scopa's three or four kings among the four table cards
-(docs/rules/scopa.md, "Deal": "the deal is void and the same dealer shuffles and deals again"), a hand
+Where a deal can come out unplayable by the rules — three or four kings among the four table cards of a
+fishing game (docs/rules/, "the deal is void and the same dealer shuffles and deals again"), a hand
 with no trump or no court card that some games let a player throw in, all passes in an auction (which
 the ``auction`` step's ``all_pass: redeal`` does the same way) — the step throws the deal in: the deal
 number stays, ``redeals`` counts it (the match ends at ``match: max_deals`` deals and redeals, so a
