@@ -68,7 +68,7 @@ def _opens_deal(game, path) -> bool:
 
 def _deal_start_names_dealer(s):
     """The current deal's ``deal_start`` event names the dealer a ``set: {dealer: …}`` of the deal's opening
-    steps chose (a cut or a draw for the first dealer; issue 32 item 5: Briscola Chiamata's first deal_start
+    steps chose (a cut or a draw for the first dealer; issue 32 item 5: the first deal_start
     named seat 0 whoever the cut chose). Replaced, not changed in place: a clone shares the older events."""
     events = s.events
     for i in range(len(events) - 1, -1, -1):

@@ -2,8 +2,8 @@
 (docs/turns.md, "Plays in sequence").
 
 Some games keep two facts about a played card: the order of the plays (the running count and what lies at
-its end) and who played it (the card goes back to its player later). Cribbage's play is the model
-(docs/rules/cribbage.md, "Play (the pegging)"): each card is laid face up in front of its player, the count
+its end) and who played it (the card goes back to its player later). A pegging count is the model
+(docs/rules/, "Play (the pegging)"): each card is laid face up in front of its player, the count
 adds their values in the order played, fifteens, pairs and runs are read at its end, and when the play is
 over "each player then takes back his own 4 played cards: they are his hand for the show".
 

@@ -137,7 +137,7 @@ def _suit_of(g, comp: Compiler, text):
     """``deck: suit_of:`` (docs/tricks.md): every card's effective suit.
 
     The expression sees ``card`` (``card.suit`` is still the printed suit here) and options, and may read
-    the trump and the ruleset's vars (Euchre's left bower is a trump once trumps are made; Skat's jacks
+    the trump and the ruleset's vars (a left bower is a trump once trumps are made; jacks that
     join the declared suit). Reading neither, it is made into a table now. Reading them, the suits depend
     on the deal: the State keeps the table of the current values (``s.eff``, made again whenever the
     trump or one of those vars changes: ``eff_inputs``, ``eff_of``) and ``card.suit`` in every expression,

@@ -46,9 +46,8 @@ Events (public): ``bid`` (``seat``, ``bid``: the text without ``bid ``, or ``pas
 The view adds ``auction``: ``{"bids": [[seat, text], …], "out": [seats that passed for good],
 "high": text or None}``.
 
-Where the rules come from: the auctions of the five-player team games and of Auction Pitch
-(shared/rules/napoleon.md "Bidding", briscola-chiamata.md, briscola-bugiarda.md, sheepshead.md,
-auction-pitch.md). The step knows no game: the bid shapes, their order, ``beats`` and what all
+Where the rules come from: the auctions of the five-player team games and of a
+pitch game (the digests' "Bidding" sections in shared/rules/). The step knows no game: the bid shapes, their order, ``beats`` and what all
 passes mean are the ruleset's.
 """
 from __future__ import annotations

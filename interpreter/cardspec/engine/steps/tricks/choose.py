@@ -55,7 +55,7 @@ def choose_setup(game, comp, body, path):
 
 def _changes_nothing(game, comp, path, word):
     """A warning at ``choose:`` with neither ``led_suit:`` nor ``effects:``: the choice is made and logged,
-    and nothing reads it (issue 32 item 5: Goninkan's led joker named a suit that nobody had to follow;
+    and nothing reads it (issue 32 item 5: a led joker named a suit that nobody had to follow;
     the trick's led suit was then the second card's, the rule for a led card of no suit)."""
     w = comp.pos.problem(path, f"choose: the choice ({word} …) changes nothing: it has no led_suit: and no "
                                "effects:, so the trick goes on as if nothing were chosen",
