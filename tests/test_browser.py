@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -75,7 +76,7 @@ def test_play_a_whole_hearts_deal_by_clicking(base_url, browser):
         kinds.add(legal[0].split()[0] if " " in legal[0] else "card")
         target.click()
         clicks += 1
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
+        wait_until(page, f"document.body.dataset.version !== '{version}'")
     assert page.get_attribute("body", "data-turn") == "over"
     assert clicks == 16 and kinds == {"pass", "card"}          # 3 passes, 13 tricks
     result = page.inner_text("#result")
@@ -115,9 +116,8 @@ def test_cancellation_black_lady_with_seven_bots(base_url, browser):
             confirm.click()
         else:
             (page.query_selector("#hand .card.legal") or page.query_selector("#actions button.action")).click()
-        page.wait_for_function(f"document.body.dataset.version !== '{version}' || "
-                               f"document.querySelectorAll('#hand .card.selected').length !== {selected}",
-                               timeout=20000)
+        wait_until(page, f"document.body.dataset.version !== '{version}' || "
+                          f"document.querySelectorAll('#hand .card.selected').length !== {selected}")
     assert page.get_attribute("body", "data-turn") == "over"
     assert confirmed and confirmed[0].startswith("pass ") and len(confirmed[0].split()) == 3
     assert page.inner_text("#result").startswith("Game over.")
@@ -154,6 +154,17 @@ def sit_down(browser, base_url, ruleset, players, seat, seed, options=None):
     return page
 
 
+def wait_until(page, expression, timeout=20.0):
+    """Poll a JavaScript expression until it is true. The page's Content-Security-Policy (script-src 'self',
+    no 'unsafe-eval') refuses Playwright's `wait_for_function`, which evaluates its predicate with eval inside
+    the page; `page.evaluate` goes through the DevTools protocol, which the policy does not govern."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(25)
+
+
 def my_turn(page):
     page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
     return page.get_attribute("body", "data-turn") == "mine"
@@ -163,7 +174,7 @@ def click_and_wait(page, selector):
     """Click and wait for the table to move on (a new version of the view), then for my turn."""
     version = page.get_attribute("body", "data-version")
     page.click(selector)
-    page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
+    wait_until(page, f"document.body.dataset.version !== '{version}'")
     return my_turn(page)
 
 
@@ -325,7 +336,7 @@ def test_hearts_by_keyboard(base_url, browser):
         else:
             sent = legal[-1]
             page.keyboard.type(sent.lower())
-        page.wait_for_function(f"document.body.dataset.version !== '{version}'", timeout=20000)
+        wait_until(page, f"document.body.dataset.version !== '{version}'")
         assert page.evaluate(MY_CARD_GONE, sent), sent      # the card in focus (or typed) is the one sent
     shot(page, "hearts")
     # running points: the ruleset's labelled counter in every seat's box, its sum the hearts taken so far
@@ -356,9 +367,9 @@ def click_through(page, until, limit=400):
         else:
             raise AssertionError(f"nothing to click: {page.evaluate('S.view.legal_actions')}")
         clicks += 1
-        page.wait_for_function(f"document.body.dataset.version !== '{version}' || "
-                               f"document.querySelectorAll('#hand .card.selected').length !== {selected} || "
-                               "!document.querySelector('#reason').hidden", timeout=20000)
+        wait_until(page, f"document.body.dataset.version !== '{version}' || "
+                          f"document.querySelectorAll('#hand .card.selected').length !== {selected} || "
+                          "!document.querySelector('#reason').hidden")
         assert page.is_hidden("#reason"), page.inner_text("#reason")
     raise AssertionError(f"not done after {limit} clicks")
 
