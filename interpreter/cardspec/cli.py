@@ -294,15 +294,17 @@ def schema():
 @option_opt
 @click.option("--quiet", "-q", is_flag=True, help="Print only problems.")
 @click.option("--quick", is_flag=True, help="Skip the option extremes and the random games (compile and deal only).")
-def validate(rulesets, option, quiet, quick):
+@click.option("--strict", is_flag=True, help="Fail (exit 1) on warnings too, e.g. in CI.")
+def validate(rulesets, option, quiet, quick, strict):
     """Check rulesets (files or built-in names): YAML, schema, expressions, semantics, play.
 
     Each ruleset is compiled for every supported player count, every deal of
     its schedule is dealt, each option is tried at its extremes and a few
     random games are played (not with --quick). Problems print as
     file:line:col: error: message (warning: for what is usable but probably
-    not meant, e.g. an option nothing reads). Exit 0 valid (warnings too),
-    1 invalid, 2 unusable input (missing file).
+    not meant, e.g. an option nothing reads, or a value every seat sees that
+    reads hidden cards). Exit 0 valid (warnings too; with --strict a warning
+    is a failure), 1 invalid, 2 unusable input (missing file).
     """
     from .authoring.validate import validate_ruleset
     worst = 0
@@ -310,6 +312,11 @@ def validate(rulesets, option, quiet, quick):
         problems, status = validate_ruleset(name, _options(option, name), play=not quick)
         for p in problems:
             click.echo(p.format(), err=True)
+        if strict and status == 0 and problems:
+            status = 1
+            click.echo(f"{name}: {len(problems)} warning{'s' if len(problems) > 1 else ''} (--strict)", err=True)
+            worst = max(worst, status)
+            continue
         worst = max(worst, status)
         if status == 0 and not quiet:
             warned = len(problems)

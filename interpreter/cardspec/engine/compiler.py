@@ -54,6 +54,9 @@ class Compiler:
         #: A digest of every generated function's source, in the order compiled (names made from an
         #: object's id() written alike): with the tables and the resolved ruleset, ``Game.fingerprint``.
         self.digest = hashlib.blake2b(digest_size=20)
+        #: (path, generated source) of every expression compiled, in order: what the information-flow check
+        #: reads (engine/compile/leaks.py).
+        self.compiled: list = []
 
     # ---- positions ----------------------------------------------------------
     def locate(self, path, text: str, err: DslError) -> Problem:
@@ -96,6 +99,7 @@ class Compiler:
         if not self.within_budget(code.cost * self.scale, path, str(text)):
             return None
         self._cost_at(path, code.cost)
+        self.compiled.append((path, code.src))
         return code
 
     def _cost_at(self, path, cost: float):

@@ -8,6 +8,7 @@ the worst-case size and cost of every decision's listing (``engine/listing.py``)
 """
 from __future__ import annotations
 
+from . import leaks
 from ..listing import check_listings
 from ...cards import RANK_VALUES
 from ...rules import loglines
@@ -21,6 +22,7 @@ def run(g):
     _rank_order(g, comp)
     loglines.check(comp, g.data)   # log: lines are {field} templates, never str.format (untrusted text)
     check_listings(g, comp)   # the worst-case size and cost of every decision's listing (issue 16)
+    leaks.run(g)   # no value every seat sees reads cards some seat cannot see (issue 32)
     return g
 
 
