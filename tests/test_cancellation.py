@@ -261,9 +261,16 @@ def test_option_widow_to_first_trick():
     """cancellation-black-lady.md, "Variants": widow to the winner of the first trick."""
     s, ev, n = play_first_trick(["JC", "TC", "9C", "8C", "4C", "JC"], {"widow_to": "first_trick"})
     w = ev["winner"]
-    won = s.view(w)["zones"]["won"][str(w)]
-    assert len(won) == 6 + widow_size(6)
-    assert s.view(None)["zones"]["widow"]["count"] == 0
+    taken = [e for e in s.log_all() if e["type"] == "widow_taken"]
+    assert [(e["seat"], e["cards"]) for e in taken] == [(w, widow_size(6))]
+    assert s.view(None)["vars"]["widow_taker"] == w
+    # face down with its taker until play is over (issue 32: the running points every seat sees must not
+    # count it), then in his won pile for the deal's score
+    assert len(s.view(w)["zones"]["won"][str(w)]) == 6
+    _play_until(s, lambda st: any(e["type"] == "deal_score" for e in st.log_all()))
+    assert sum(1 for e in s.log_all() if e["type"] == "widow_taken") == 1
+    score = [e for e in s.log_all() if e["type"] == "deal_score"][-1]
+    assert sum(score["points"].values()) == 52                          # no widow card left out
 
 
 @pytest.mark.parametrize("players,each,widow,face_up", [
@@ -534,8 +541,9 @@ def test_carry_with_widow_to_first_trick_gives_the_widow_to_the_first_winner():
     ev2 = [e for e in s.log_all() if e["type"] == "trick"][1]
     assert not ev2.get("carried")
     w = ev2["winner"]
-    assert s.view(None)["zones"]["widow"]["count"] == 0
-    assert len(s.view(w)["zones"]["won"][str(w)]) == 2 * n + widow_size(n)
+    assert s.view(None)["vars"]["widow_taker"] == w
+    assert [e["seat"] for e in s.log_all() if e["type"] == "widow_taken"] == [w]
+    assert len(s.view(w)["zones"]["won"][str(w)]) == 2 * n      # the widow joins it when play is over
     _play_until(s, lambda st: any(e["type"] == "deal_score" for e in st.log_all()))
     score = [e for e in s.log_all() if e["type"] == "deal_score"][-1]
     assert sum(score["points"].values()) == 52

@@ -51,8 +51,8 @@ def test_extends_merges_by_id_and_replace():
     play = next(s for s in rs["deal"] if isinstance(s, dict) and s.get("id") == "play")["tricks"]
     assert play["follow"] == "suit"                  # kept from the base
     assert "cancel" in play                          # added by the variant
-    assert play["after_trick"][-1]["if"] == "trick_number == widow_trick"   # !replace
-    assert all("widow_trick" in e["if"] for e in play["after_trick"] if "if" in e)   # the base's (tricks_total) are gone
+    assert play["after_trick"][-1]["if"] == 'widow_to == "first_trick" and widow_taker < 0'   # !replace
+    assert all("widow_taker" in e["if"] for e in play["after_trick"] if "if" in e)   # the base's are gone
     assert not any("tricks_total" in str(e) for e in play["after_trick"])
     assert rs["options"]["pass_count"]["type"] == base["options"]["pass_count"]["type"]   # merged option
     assert rs["options"]["pass_count"]["default"] == 2

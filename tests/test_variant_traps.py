@@ -70,7 +70,8 @@ def test_a_new_step_goes_where_after_or_before_says_and_every_base_step_stays(tm
     g = cardspec.load(f, players=4)
     base = cardspec.load("black-lady", players=4)
     ids = [spec.get("id") if isinstance(spec, dict) else spec for spec in g.data["deal"]]
-    assert ids == ["shuffle", "first", "deal-hands", "deal-widow", "pass", "note", "play", "bonuses", "score"]
+    assert ids == ["shuffle", "first", "deal-hands", "deal-widow", "pass", "note", "play", "widow", "bonuses",
+                   "score"]
     assert len(g.steps) == len(base.steps) + 2
     assert all("after" not in s and "before" not in s for s in g.data["deal"] if isinstance(s, dict))
 

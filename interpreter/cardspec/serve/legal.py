@@ -18,8 +18,13 @@ def listing_or_none(st, budget: float | None = None) -> list | None:
             return st.legal_actions()
         with cpu_budget(budget):
             return st.legal_actions()
-    except (TooManyActions, CpuBudgetExceeded):
+    except TooManyActions:
         st._cache = None   # (an interrupted listing made nothing the state keeps)
+        return None
+    except CpuBudgetExceeded:
+        st._cache = None
+        if budget is None:   # the calling request's own budget ran out: that call is over, not this listing
+            raise
         return None
 
 
