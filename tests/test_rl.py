@@ -50,6 +50,7 @@ SHORT = {
     "cancellation-black-lady": {"deals": 1},
     "cancellation-black-lady-8-widow": {"deals": 1},
     "eleusis-prophets": {"hand_size": 4, "sudden_death": 10},
+    "gin-rummy": {"target": 10},
     "cribbage": {"target": 61},
     "four-jacks": {},
     "four-jacks-3": {},

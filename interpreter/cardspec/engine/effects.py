@@ -429,7 +429,7 @@ def _seat_index(src: str, n: int) -> str:
 def _event_value(comp, code) -> str:
     """Source of an event field's value as front ends and the log read it: a suit as its letter (``"S"``,
     None for no suit — as the trump step's events), a card as its code (``"QS"``, ``"none"`` for no card), a
-    list of cards as codes; anything else as ``_bounded`` gives it (issue 20 item 6: the log said "suit 0")."""
+    list of cards as codes, a list of melds as lists of codes; anything else as ``_bounded`` gives it (issue 20 item 6: the log said "suit 0")."""
     deck = comp.env.deck
     if code.type == SUIT and deck is not None:
         return f"({tuple(deck.suits)!r} + (None,))[{code.src}]"
@@ -437,6 +437,8 @@ def _event_value(comp, code) -> str:
         return f"CODE[{code.src}]"
     if code.type == list_of(CARD):
         return f"[CODE[_c] for _c in {code.src}]"
+    if code.type == list_of(list_of(CARD)):   # melds: a list of card lists
+        return f"[[CODE[_c] for _c in _m] for _m in {code.src}]"
     return _bounded(code)
 
 

@@ -31,6 +31,7 @@ from .runtime import NoZone, RuleFault, rank_strength_helper, runtime_helpers
 from .syntax import parse
 from .builtins import BUILTINS, builtin
 from . import combinatorics  # noqa: F401  (registers sum_ways, pairs, runs, tail_same, tail_run)
+from . import arrangement  # noqa: F401  (registers deadwood, melds_of)
 from .checker import compile_expr, inline_body
 
 __all__ = ["ANY", "BOOL", "BUILTINS", "CARD", "COLOR", "INT", "STR", "SUIT", "Binding", "Code", "DslError", "EngineText", "Env",

@@ -484,13 +484,15 @@ class _Compiler:
                 # A per-seat zone holds one pile per seat, always: the bound is the player count (a
                 # constant of the game), and an index whose values are all seats needs no check.
                 n = self.env.players
+                most = self.env.pile_max.get(a.src)   # a per-seat zone's max: (one seat's pile)
                 if i.values is not None and i.values and all(0 <= x < n for x in i.values):
-                    return Code(f"{a.src}[{i.src}]", e)
+                    return Code(f"{a.src}[{i.src}]", e, size=most)
                 if _SIMPLE_SRC.fullmatch(i.src):
-                    return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < {n} else _NO_ZONE)", e)
+                    return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < {n} else _NO_ZONE)", e, size=most)
+            most = self.env.pile_max.get(a.src)
             if _SIMPLE_SRC.fullmatch(i.src) and _SIMPLE_SRC.fullmatch(a.src):
-                return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < len({a.src}) else _NO_ZONE)", e)
-            return Code(f"_lat({a.src}, {i.src})", e)
+                return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < len({a.src}) else _NO_ZONE)", e, size=most)
+            return Code(f"_lat({a.src}, {i.src})", e, size=most)
         if a.const and i.values is not None and a.src.startswith("("):
             try:
                 size = len(eval(a.src, {}))   # noqa: S307 - a folded constant tuple of the checked tree

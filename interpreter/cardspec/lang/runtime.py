@@ -75,6 +75,11 @@ def runtime_helpers() -> dict:
 
     def _without(a, b):
         """``a`` with each item of ``b`` taken away once (the builtin ``without``)."""
+        if len(b) == 1:   # one card taken away (a hand without the card to play): its first copy, in C
+            out = list(a)
+            if b[0] in out:
+                out.remove(b[0])
+            return out
         left = {}
         for x in b:
             left[x] = left.get(x, 0) + 1

@@ -58,6 +58,7 @@ def run(g):
         env.names[z.name] = Binding(f"s.z[{z.index}]", list_of(zt) if z.melds else zt,
                                     size=float(z.max) if z.max is not None and not z.per_seat else None)
     env.seat_zones = frozenset(f"s.z[{z.index}]" for z in g.zones if z.per_seat and not z.melds)
+    env.pile_max = {f"s.z[{z.index}]": float(z.max) for z in g.zones if z.per_seat and not z.melds and z.max is not None}
     g.stock = g.zone["stock"].index
     # Counters (per seat) and vars (scalar).
     g.counters = []

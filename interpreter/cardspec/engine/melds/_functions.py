@@ -76,7 +76,7 @@ def _join(comp, n, args):
     """``join(a, b)``: the cards of ``a`` then those of ``b`` (a meld with cards laid off on it)."""
     _argc(comp, n, args, 2)
     a, b = _cards_arg(comp, args[0], "join"), _cards_arg(comp, args[1], "join")
-    return Code(f"(tuple({a.src}) + tuple({b.src}))", list_of(CARD))
+    return Code(f"(tuple({a.src}) + tuple({b.src}))", list_of(CARD), size=comp.bound_of(a) + comp.bound_of(b))
 
 
 @builtin("fits_in_place")
