@@ -259,9 +259,8 @@ def test_option_first_lead_dealer_right_and_may_follow():
 # ---- Scoring -------------------------------------------------------------------------------------------
 
 def deal_points(g, s, players):
-    """The ruleset's own scoring of position ``s``: its tally step (which fixes the side's points and
-    tricks), then its ``deal_points`` definition for every seat."""
-    next(st for st in g.steps if st.id == "tally").run(s)
+    """The ruleset's own scoring of position ``s``: its ``deal_points`` definition for every seat (the
+    side's tricks are a by: side counter, its card points a definition: no tally step)."""
     return [g.ns["_d_deal_points"](s, p) for p in range(players)]
 
 
@@ -293,6 +292,7 @@ def score_of(side_points, alone=False, side_tricks=4, **opts):
         s.z[g.zone["hand"].index][A].append(d.face("AD"))
     s.v[TRICKS_TOTAL] = 8
     s.c[g.counter["tricks"].index] = [0, 0, 8 - side_tricks, 0, side_tricks]
+    s.c[g.counter["side_tricks"].index] = [0, 0, 8 - side_tricks, 0, side_tricks]
     return deal_points(g, s, 5)
 
 

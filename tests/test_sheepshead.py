@@ -367,8 +367,8 @@ def test_information_partner_seat_changes_no_other_view_or_log():
 # ---- Scoring --------------------------------------------------------------------------------------
 
 def deal_points(g, s, players):
-    """The ruleset's own scoring of position ``s``: its tally step (which fixes the side's points and
-    tricks), then its ``deal_points`` definition for every seat."""
+    """The ruleset's own scoring of position ``s``: its tally step (the leaster's low), then its
+    ``deal_points`` definition for every seat."""
     next(st for st in g.steps if st.id == "tally").run(s)
     return [g.ns["_d_deal_points"](s, p) for p in range(players)]
 
@@ -408,6 +408,8 @@ def score_of(side_trick_points, buried, alone=False, side_tricks=3, players=5, *
     tricks_total = {5: 6, 4: 7, 3: 10}[players]
     s.v[TRICKS_TOTAL] = tricks_total
     s.c[g.counter["tricks"].index] = [0, side_tricks, 0, tricks_total - side_tricks] + [0] * (players - 4)
+    # the sides' tricks (by: side, docs/teams.md): each seat's part, the side's total read through sides:
+    s.c[g.counter["side_tricks"].index] = list(s.c[g.counter["tricks"].index])
     return deal_points(g, s, players)
 
 
