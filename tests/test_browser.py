@@ -396,3 +396,26 @@ def test_a_whole_red_dog_game_without_typing(base_url, browser):
     assert any(line.startswith("Game over") for line in log_lines(page))
     assert not page.problems, page.problems
     page.close()
+
+
+def test_the_lobby_offers_the_games_opponents(base_url, browser):
+    """Issue 35 item 1: the lobby offers each game's opponents (its policies or its own bot first, then a
+    random and a searching bot), and the table is created with the chosen one at every other seat."""
+    import json as _json
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(base_url)
+    page.select_option("#ruleset", "napoleon")
+    specs = page.eval_on_selector_all("#bot-kind option", "os => os.map(o => o.value)")
+    assert specs[0] == "policy:basic" and "random" in specs and "ismcts:200" in specs, specs
+    page.select_option("#ruleset", "hearts")
+    assert page.eval_on_selector_all("#bot-kind option", "os => os.map(o => o.value)")[0] == "random"
+    page.select_option("#ruleset", "napoleon")
+    page.select_option("#my-seat", "2")
+    page.select_option("#bot-delay", "0")
+    with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as req:
+        page.click("#create")
+    body = _json.loads(req.value.post_data)
+    assert body["bots"] == {str(s): "policy:basic" for s in (0, 1, 3, 4)}, body
+    page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
+    assert page.inner_text("#title").startswith("Napoleon")
+    page.close()

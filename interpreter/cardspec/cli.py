@@ -324,6 +324,21 @@ def validate(rulesets, option, quiet, quick, strict):
     sys.exit(worst)
 
 
+#: --bots of play and tui.
+BOTS_HELP = ("Opponents: one spec for every bot seat, or one per seat separated by commas (the last repeats): "
+             "random, policy:NAME (the ruleset's policy), ismcts:500 (playouts), ismcts:0.5s, meld, induction.")
+
+
+def _check_bots(game, bots):
+    """Make the opponents once before play, so that a bad --bots is a usage error, not a traceback."""
+    if bots:
+        from .play.terminal import make_bots
+        try:
+            make_bots(game, 0, bots)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--bots") from None
+
+
 @main.command()
 @click.argument("ruleset")
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default: the ruleset's players: default, else its minimum).")
@@ -333,8 +348,10 @@ def validate(rulesets, option, quiet, quick, strict):
 @click.option("--human", type=int, default=None, metavar="SEAT", help="Play this seat yourself in the terminal.")
 @click.option("--dealer", type=int, default=None, help="First dealer's seat.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only each deal's summary and the result.")
-def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
-    """Play a whole match with random bots (and optionally one human seat)."""
+@click.option("--bots", default=None, metavar="SPEC,…", help=BOTS_HELP)
+def play(ruleset, players, seed, option, as_json, human, dealer, quiet, bots):
+    """Play a whole match with bots (and optionally one human seat): random bots, or the ruleset's
+    default bot, unless --bots names the opponents (cardspec info RULESET lists its policies)."""
     from .play.terminal import play_match
     game = _game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:
@@ -344,7 +361,8 @@ def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
                                  "use one or the other", param_hint="--json")
     if dealer is not None and not 0 <= dealer < game.n:
         raise click.BadParameter(f"no seat {dealer} with {game.n} players", param_hint="--dealer")
-    play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json, quiet=quiet)
+    _check_bots(game, bots)
+    play_match(game, seed=_seed(seed), dealer=dealer, human=human, as_json=as_json, quiet=quiet, bots=bots)
 
 
 @main.command()
@@ -356,7 +374,8 @@ def play(ruleset, players, seed, option, as_json, human, dealer, quiet):
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.4, show_default=True,
               help="Seconds between the bots' actions.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters S H D C, no colour (any terminal).")
-def tui(ruleset, players, seat, seed, option, delay, ascii_only):
+@click.option("--bots", default=None, metavar="SPEC,…", help=BOTS_HELP)
+def tui(ruleset, players, seat, seed, option, delay, ascii_only, bots):
     """Play one seat at a terminal table (Textual; pip install 'cardspec[tui]'). Mouse or keys:
     ←/→ and Enter choose cards, ':' types an action; 'cardspec play --human' needs no extra."""
     game = _game(ruleset, players, _options(option, ruleset))
@@ -367,7 +386,8 @@ def tui(ruleset, players, seat, seed, option, delay, ascii_only):
     except ImportError:
         raise click.ClickException("cardspec tui needs Textual: pip install 'cardspec[tui]' "
                                    "(or play in any terminal with: cardspec play RULESET --human 0)") from None
-    CardTableApp(game, seat=seat, seed=_seed(seed), delay=delay, ascii_only=ascii_only).run()
+    _check_bots(game, bots)
+    CardTableApp(game, seat=seat, seed=_seed(seed), delay=delay, ascii_only=ascii_only, bots=bots).run()
 
 
 @main.command()

@@ -6,7 +6,7 @@ import random
 
 import click
 
-from ..players import RandomBot
+from ..players import RandomBot, make_bot
 from ..cards import CardError, normalize_code
 from ..errors import IllegalAction
 from ..rules import loglines
@@ -344,9 +344,20 @@ def ask_human(state, seat) -> str:
             click.echo(f"  {e}. Try again.")   # the reason and the legal actions (IllegalAction.__str__)
 
 
-def make_bots(game, seed) -> dict:
-    """seat -> the bot ``cardspec play`` (and ``cardspec tui``) uses there: the ruleset's default bot
-    (``bots: default:``: a meld or induction bot), else a random bot, seeded from ``seed``."""
+def make_bots(game, seed, specs: str | None = None) -> dict:
+    """seat -> the bot ``cardspec play`` (and ``cardspec tui``) uses there, seeded from ``seed``.
+
+    ``specs``: the opponents asked for (``--bots``), one spec for every seat or a comma-separated spec per
+    seat (the last repeats), as ``cardspec simulate`` reads them: ``random``, ``policy:NAME`` (the
+    ruleset's ``bots:`` policy), ``ismcts:500``, ``ismcts:0.5s``, ``meld``, ``induction``. Without them:
+    the ruleset's default bot (``bots: default:``: a meld or induction bot), else a random bot.
+    Raises ``ValueError`` for an unknown bot or policy (the message lists the known ones)."""
+    if specs:
+        parts = [p.strip() for p in str(specs).split(",") if p.strip()]
+        if not parts:
+            raise ValueError("--bots names no bot")
+        return {i: make_bot(parts[min(i, len(parts) - 1)], random.Random(f"{seed}-bot-{i}").randrange(2 ** 32), game)
+                for i in range(game.n)}
     bot_rng = random.Random(f"{seed}-bots")
     from ..players.meld import from_ruleset   # a ruleset may name its default bot (bots: default: {bot: meld})
     default = from_ruleset(game)
@@ -355,12 +366,13 @@ def make_bots(game, seed) -> dict:
             for i in range(game.n)}
 
 
-def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo, quiet=False):
+def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo, quiet=False, bots=None):
     """Play one match; bots act from their view only. Returns the final state.
 
-    ``quiet``: print only each deal's summary and the result (not with ``human``)."""
+    ``quiet``: print only each deal's summary and the result (not with ``human``); ``bots``: the
+    opponents' specs (``make_bots``)."""
     state = game.new_state(seed=seed, dealer=dealer)
-    bots = make_bots(game, seed)
+    bots = make_bots(game, seed, bots)
     shown = 0
     tally = {}     # the current deal's bids and tricks, for its summary, across the human's log pieces
     while not state.terminal:

@@ -138,7 +138,8 @@ class CardTableApp(App):
         Binding("q", "quit", "quit"),
     ]
 
-    def __init__(self, game, seat: int = 0, seed=0, delay: float = 0.4, ascii_only: bool = False):
+    def __init__(self, game, seat: int = 0, seed=0, delay: float = 0.4, ascii_only: bool = False,
+                 bots: str | None = None):
         super().__init__()
         self.game = game
         self.seat = seat
@@ -146,7 +147,7 @@ class CardTableApp(App):
         self.delay = delay
         self.ascii_only = ascii_only
         self.state = game.new_state(seed=seed)
-        self.bots = make_bots(game, seed)
+        self.bots = make_bots(game, seed, bots)
         self.shown = 0            # events of the seat's log already in the event log
         self.tally = {}           # format_events' running deal summary
         self.selected = []        # indexes into the hand

@@ -73,6 +73,11 @@ function onRuleset() {
   }
   if (rs.players.default !== undefined) ps.value = rs.players.default;
   onPlayers();
+  const bk = $("#bot-kind");                  // the opponents this game offers (the first is its default)
+  bk.innerHTML = "";
+  for (const b of rs.bots || [{ spec: "random", label: "random" }]) {
+    const o = document.createElement("option"); o.value = b.spec; o.textContent = b.label; bk.append(o);
+  }
   const box = $("#options");
   box.innerHTML = "<legend>Options</legend>";
   for (const [name, spec] of Object.entries(rs.options)) {
@@ -127,8 +132,8 @@ function chosenOptions() {
 async function createTable(ev) {
   ev.preventDefault();
   const players = +$("#players").value, seat = +$("#my-seat").value;
-  const bots = [];
-  for (let s = 0; s < players; s++) if (s !== seat) bots.push(s);
+  const bots = {}, kind = $("#bot-kind").value || "random";     // every other seat: the chosen opponent
+  for (let s = 0; s < players; s++) if (s !== seat) bots[s] = kind;
   const body = { ruleset: $("#ruleset").value, players, options: chosenOptions(), bots,
     bot_delay: parseFloat($("#bot-delay").value) };
   const seed = $("#seed").value.trim();
