@@ -46,3 +46,17 @@ def test_cli_explain_with_options_and_players():
     assert r.exit_code == 0 and "8 in the widow (4 face up)" in r.output
     bad = CliRunner().invoke(main, ["explain", "hearts", "--players", "9"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_explain_reads_as_words_issue_35_item_7():
+    """Issue 35 item 7, the broken phrases measured: "1 players", "move 1 cards", "Deals: 0", "The deal passes
+    to the none", and a refusal reason read as the condition ("Allowed when count(stock) > 0 (the stock is
+    empty)"); a meld effect was printed as a raw mapping."""
+    gin = explain("gin-rummy", width=1000)
+    assert "Deal 1 card of the stock to the discard." in gin and "1 cards" not in gin
+    assert "Deals: as many as it takes" in gin and "Deals: 0" not in gin
+    assert "Allowed when `count(discard) > 0` (refused otherwise: the discard pile is empty)" in gin
+    assert "lay `m` from `hand[knocker]` as a new meld in `laid[knocker]`" in gin and "{'from'" not in gin
+    for name in ("red-dog", "red-dog-casino", "burraco", "hearts", "napoleon"):
+        text = explain(name, width=1000)
+        assert "passes to the none" not in text and " 1 players" not in text and "1 cards" not in text, name

@@ -32,15 +32,24 @@ def expr(x) -> str:
     return "`" + " ".join(str(x).split()) + "`"
 
 
+def count_of(n, noun: str) -> str:
+    """``n`` (a number or an expression) and ``noun``, singular for exactly 1: "1 card", "3 cards",
+    "`pass_size` cards"."""
+    plain = isinstance(n, int) or (isinstance(n, str) and n.strip().isdigit())
+    one = plain and int(n) == 1
+    return f"{str(n).strip() if plain else expr(n)} {noun if one else noun + 's'}"
+
+
 def cond(x, reason=None) -> str:
-    """A condition as a reader sees it: ``EXPR (reason)``, or for parts with their own reasons
-    (``{rule, reason}`` or a list of them) each part with its reason, joined by "and"."""
+    """A condition as a reader sees it: ``EXPR (refused otherwise: reason)`` — a ruleset's ``reason`` is
+    what a refusal says (the stock is empty), not what the condition means — or for parts with their own
+    reasons (``{rule, reason}`` or a list of them) each part with its reason, joined by "and"."""
     items = x if isinstance(x, list) else [x]
     parts = []
     for it in items:
         rule, why = (it.get("rule"), it.get("reason", reason)) if isinstance(it, dict) else (it, reason)
         why = " ".join(str(why).split()) if why else ""
-        parts.append(expr(rule) + (f" ({why})" if why else ""))
+        parts.append(expr(rule) + (f" (refused otherwise: {why})" if why else ""))
     return ", and ".join(parts)
 
 
@@ -56,11 +65,11 @@ def _deal(spec, ctx):
     if zone.get("owner") == "seat":
         start = spec.get("start")
         who = f", starting with {expr(start)}" if start is not None else ", starting at the dealer's left"
-        return [f"Deal {expr(spec.get('each'))} cards to each player's {to} from the {src}{who}."]
+        return [f"Deal {count_of(spec.get('each'), 'card')} to each player's {to} from the {src}{who}."]
     if spec.get("rest"):
         out = f"Deal every remaining card of the {src} to the {to}"
     else:
-        out = f"Deal {expr(spec.get('count', 0))} cards of the {src} to the {to}"
+        out = f"Deal {count_of(spec.get('count', 0), 'card')} of the {src} to the {to}"
     if spec.get("face_up") not in (None, 0):
         out += f", {expr(spec['face_up'])} of them face up"
     return [out + "."]
@@ -72,9 +81,9 @@ def _pass(spec, ctx):
     to = spec.get("to", "right_of(seat)")
     into = spec.get("into")
     if into and into in ctx.zones and (ctx.zones[into] or {}).get("owner") != "seat":
-        return [f"Every player puts {expr(count)} cards from their {frm} face down into the {into.replace('_', ' ')}, "
+        return [f"Every player puts {count_of(count, 'card')} from their {frm} face down into the {into.replace('_', ' ')}, "
                 "all at once, without seeing the others' choices."]
-    line = (f"Every player passes {expr(count)} cards from their {frm} face down to the player "
+    line = (f"Every player passes {count_of(count, 'card')} from their {frm} face down to the player "
             f"{expr(to)} (for the passer `seat`), all at once")
     if spec.get("one_at_a_time"):
         line += ", choosing them one at a time"
@@ -287,7 +296,7 @@ def _e_add(v, ctx):
 
 def _e_move(v, ctx):
     what = f"{expr(v['cards'])} from " if v.get("cards") is not None else "every card of "
-    n = f"{expr(v['count'])} cards from the top of " if v.get("count") is not None else ""
+    n = f"{count_of(v['count'], 'card')} from the top of " if v.get("count") is not None else ""
     line = f"move {n or what}{expr(v.get('from'))} to {expr(v.get('to'))}"
     if v.get("refill"):
         line += f" (when short, {expr(v['refill'])} is shuffled in first)"
@@ -357,7 +366,20 @@ def _e_plays_to(v, ctx):
     return [f"the cards played leave the table, in order, for the {name}"]
 
 
-EFFECT_DESCRIBERS = {"set": _e_set, "add": _e_add, "move": _e_move, "emit": _e_emit, "transfer": _e_transfer,
+def _e_meld(v, ctx):
+    if not isinstance(v, dict):
+        return [f"meld {expr(v)}"]
+    return [f"lay {expr(v.get('cards'))} from {expr(v.get('from'))} as a new meld in {expr(v.get('to'))}"]
+
+
+def _e_lay_off(v, ctx):
+    if not isinstance(v, dict):
+        return [f"lay off {expr(v)}"]
+    return [f"lay {expr(v.get('cards'))} from {expr(v.get('from'))} off on meld {expr(v.get('index'))} of "
+            f"{expr(v.get('to'))}"]
+
+
+EFFECT_DESCRIBERS = {"set": _e_set, "meld": _e_meld, "lay_off": _e_lay_off, "add": _e_add, "move": _e_move, "emit": _e_emit, "transfer": _e_transfer,
                      "shuffle": _e_shuffle, "reveal": _e_reveal, "for_each": _e_for_each,
                      "next_seat": _e_next_seat, "end": _e_end, "repetition": _e_repetition,
                      "_sides_played": _e_sides_played, "play": _e_play, "plays_to": _e_plays_to}
@@ -427,7 +449,7 @@ def _deal_sizes(game_for, counts) -> list:
             g = game_for(n)
             st = g.new_state(seed=0)
         except CardspecError as e:
-            out.append(f"- {n} players: cannot be dealt ({e})")
+            out.append(f"- {count_of(n, 'player')}: cannot be dealt ({e})")
             continue
         parts = []
         for zi, zn in enumerate(g.zones):
@@ -436,13 +458,13 @@ def _deal_sizes(game_for, counts) -> list:
                 sizes = sorted({len(c) for c in cards})
                 if any(sizes):
                     each = "-".join(str(x) for x in sizes)
-                    parts.append(f"{each} cards in each {zn.name}")
+                    parts.append(f"{count_of(each, 'card')} in each {zn.name}")
             elif cards and zn.name != "stock":
                 face = st.face_up[zi] if zi < len(st.face_up) else 0
                 parts.append(f"{len(cards)} in the {zn.name}" + (f" ({face} face up)" if face else ""))
             elif cards:
                 parts.append(f"{len(cards)} left in the stock")
-        out.append(f"- {n} players: " + (", ".join(parts) if parts else "no card dealt before play"))
+        out.append(f"- {count_of(n, 'player')}: " + (", ".join(parts) if parts else "no card dealt before play"))
     return out
 
 
@@ -492,8 +514,10 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
         lines += ["   " + x for x in step_lines[1:]]
     match = data.get("match") or {}
     lines += ["", "The match", "---------"]
-    if match.get("deals") is not None:
+    if match.get("deals") is not None and match["deals"] != 0:
         lines.append(f"Deals: {expr(match['deals'])}.")
+    elif match.get("deals") == 0:
+        lines.append("Deals: as many as it takes (no fixed number).")
     if match.get("end") is not None and match.get("end_at_once") is True:
         lines.append(f"It ends the moment {expr(match['end'])}"
                      f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}, even in the middle of a "
@@ -503,9 +527,12 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
                      f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}.")
     if match.get("stake") is not None:
         lines.append(f"The win is worth {expr(match['stake'])} games.")
-    if match.get("rotate"):
+    if match.get("rotate") in ("left", "right"):
         lines.append(f"The deal passes to the {match['rotate']} after each deal; the first dealer is seat "
                      f"{match.get('first_dealer', 0)}.")
+    elif match.get("rotate") == "none":
+        lines.append(f"The same player deals every deal (seat {match.get('first_dealer', 0)} first) unless the "
+                     "rules below pass the deal on.")
     if match.get("next_player") is not None:
         lines.append(f"Play order: after each player comes {expr(match['next_player'])} (seat: that player).")
     if match.get("rounds") is not None:
