@@ -53,10 +53,10 @@ def test_explain_reads_as_words_issue_35_item_7():
     to the none", and a refusal reason read as the condition ("Allowed when count(stock) > 0 (the stock is
     empty)"); a meld effect was printed as a raw mapping."""
     gin = explain("gin-rummy", width=1000)
-    assert "Deal 1 card of the stock to the discard." in gin and "1 cards" not in gin
+    assert "Deal 1 card of the stock to the discard." in gin and not re.search(r"\b1 cards", gin)
     assert "Deals: as many as it takes" in gin and "Deals: 0" not in gin
     assert "Allowed when `count(discard) > 0` (refused otherwise: the discard pile is empty)" in gin
     assert "lay `m` from `hand[knocker]` as a new meld in `laid[knocker]`" in gin and "{'from'" not in gin
     for name in ("red-dog", "red-dog-casino", "burraco", "hearts", "napoleon"):
         text = explain(name, width=1000)
-        assert "passes to the none" not in text and " 1 players" not in text and "1 cards" not in text, name
+        assert "passes to the none" not in text and not re.search(r"\b1 (players|cards)\b", text), name
