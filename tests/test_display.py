@@ -162,3 +162,19 @@ def test_show_teams_without_teams_is_an_error_at_its_key(tmp_path):
         cardspec.load(str(p), players=4)
     assert "show: teams needs match: teams" in str(e.value)
     assert re.search(r"v\.yaml:4:\d+", str(e.value)), str(e.value)
+
+
+def test_a_flag_counter_is_shown_as_yes_or_no():
+    """Issue 35 item 8: "Pot taken (1 = yes): 0", "Prophet (1 = yes)" — a counter kept as 0/1 is declared
+    ``shown_as: yes_no`` and every front end prints yes / no (the display's ``text``); a number stays one."""
+    import cardspec
+    g = cardspec.load("burraco")
+    s = g.new_state(seed=1)
+    d = s.view(0)["display"]
+    pots = next(c for c in d["counters"] if c["name"] == "pots")
+    assert pots["label"] == "Pot taken" and {v["text"] for v in pots["values"]} == {"no"}
+    score = next(c for c in d["counters"] if c["name"] == "score")
+    assert all(v["text"] == str(v["value"]) for v in score["values"])
+    from cardspec.play.terminal import display_lines
+    text = "\n".join(display_lines(s.view(0)))
+    assert "Pot taken" in text and "(1 = yes)" not in text and ": no" in text

@@ -62,8 +62,9 @@ def _zone_entry(zone, owner, z, teams) -> dict:
 def build_display(game, view: dict) -> dict:
     """The ``display`` part of a view (dict, JSON-ready), from that view's visible facts only.
 
-    ``counters``: ``[{name, label, by: "seat"|"team", values: [{who, seats, value}]}]`` for each labelled
-    counter (``value`` None where the view hides it); ``vars``: ``[{name, label, value, text}]`` for each
+    ``counters``: ``[{name, label, by: "seat"|"team", values: [{who, seats, value, text}]}]`` for each
+    labelled counter (``value`` None where the view hides it; ``text`` the value in words: the number, or
+    yes / no for a counter ``shown_as: yes_no``); ``vars``: ``[{name, label, value, text}]`` for each
     labelled var the view shows and that is set (a seat, card or suit var at none is left out);
     ``zones``: ``[{name, label, owner, owner_label, kind, …}]`` with ``kind`` one of ``cards`` (``cards``),
     ``melds`` (``melds``: ``[{number, cards}]``, numbered as lay-offs name them), ``pile`` (``top``, ``count``)
@@ -86,6 +87,9 @@ def build_display(game, view: dict) -> dict:
         else:
             counters.append({"name": c.name, "label": c.label, "by": "seat",
                              "values": [{"who": f"seat {s}", "seats": [s], "value": x} for s, x in enumerate(row)]})
+        for v in counters[-1]["values"]:   # the value in words: a number, or yes / no for a flag (shown_as)
+            v["text"] = None if v["value"] is None else (
+                ("yes" if v["value"] else "no") if c.shown_as == "yes_no" else str(v["value"]))
     shown = []
     vv = view.get("vars") or {}
     for var in game.vars:

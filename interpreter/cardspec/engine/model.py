@@ -36,6 +36,7 @@ class Counter:
     label: str = ""           # what front ends call it; "" = not shown to players (bookkeeping)
     show: str = ""            # "seats" | "teams" (one value per team) | "" (not shown)
     by: str = "seat"          # "seat" | "team" | "side": read as a team's total (engine/teams.py)
+    shown_as: str = "number"  # "number" | "yes_no" (a flag: front ends print yes / no, engine/display.py)
 
 
 @dataclass

@@ -303,7 +303,7 @@ def display_lines(view, counters: bool = True) -> list:
         elif z["cards"] and owner != me:
             out.append(f"{label} of {z['owner_label']}: {' '.join(z['cards'])}")
     for c in d.get("counters", []) if counters else []:   # (a front end with a score table: counters=False)
-        vals = [f"{v['who']}: {v['value']}" for v in c["values"] if v["value"] is not None]
+        vals = [f"{v['who']}: {v.get('text', v['value'])}" for v in c["values"] if v["value"] is not None]
         if vals:
             out.append(f"{c['label']}: " + ", ".join(vals))
     if d.get("vars"):

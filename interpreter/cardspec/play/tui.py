@@ -268,7 +268,7 @@ class CardTableApp(App):
         rows, mine = {}, set()
         for c in counters:
             for val in c["values"]:
-                rows.setdefault(val["who"], {})[c["label"]] = val["value"]
+                rows.setdefault(val["who"], {})[c["label"]] = val.get("text", val["value"])
                 if self.seat in val["seats"]:
                     mine.add(val["who"])
         t = Table(title="Scores", show_edge=False, pad_edge=False)

@@ -69,6 +69,7 @@ def run(g):
         c.visibility = str(spec.get("visibility", "all"))
         c.label, c.show = _display_decl(spec, {True: "seats", "teams": "teams"})
         c.by = str(spec.get("by", "seat"))
+        c.shown_as = str(spec.get("shown_as", "number"))
         if c.by not in _teams.BY:
             comp.problem(("counters", name, "by"), f"by: is seat, team or side, not '{c.by}'",
                          "team: the partnerships of match: teams; side: the sides of sides: (docs/teams.md)")

@@ -372,7 +372,8 @@ function renderSeats(v) {
     const lines = [];
     for (const c of rows) {
       if (c.by !== "seat") continue;
-      const val = (c.values.find(x => (x.seats || []).includes(s)) || {}).value;
+      const found = c.values.find(x => (x.seats || []).includes(s)) || {};
+      const val = found.text ?? found.value;
       if (val !== null && val !== undefined) lines.push(c.label + ": " + val);
     }
     for (const [zname, z] of Object.entries(v.zones)) {
@@ -484,7 +485,7 @@ function renderCenter(v, model, mine) {
   if (d && Array.isArray(d.vars)) for (const x of d.vars) add(x.label, prettyText(x.text));
   if (d && Array.isArray(d.counters)) {      // counters shown by team: one line per team
     for (const c of counterRows(v)) if (c.by === "team") {
-      add(c.label, c.values.map((x, k) => "Team " + k + ": " + (x.value ?? "?")).join(", "));
+      add(c.label, c.values.map((x, k) => "Team " + k + ": " + (x.text ?? x.value ?? "?")).join(", "));
     }
   }
 }
@@ -765,7 +766,7 @@ function eventText(ev) {
     case "trump": return "Trump: " + (ev.suit ? (SUITS[ev.suit] || ev.suit) : "none");
     case "dealer": return seat(ev.seat) + " deals";
     case "sits_out": return verbFor(ev.seat, "sit", "sits") + " out this deal";
-    case "partner": return seat(ev.seat) + " plays the called card " + pretty(ev.card);
+    case "partner": return verbFor(ev.seat, "play", "plays") + " the called card " + pretty(ev.card);
     case "choose": return verbFor(ev.seat, "", "") .trim() + ": " + words(ev.word) + " " + ev.choice;
     case "trick": {
       const cards = ev.cards.map(([s, c]) => (s === S.seat ? "You" : "S" + s) + " " + pretty(c)).join(", ");
