@@ -178,3 +178,36 @@ def test_a_flag_counter_is_shown_as_yes_or_no():
     from cardspec.play.terminal import display_lines
     text = "\n".join(display_lines(s.view(0)))
     assert "Pot taken" in text and "(1 = yes)" not in text and ": no" in text
+
+
+def test_the_contract_is_on_the_table():
+    """Issue 35 item 3: "The contract is only in the log. Napoleon's declarer and bid (20 ♠), the Auction
+    Pitch pitcher and bid, the standing high bid during an auction." The display carries the standing high
+    bid during the auction, then the contract and its declarer, for every seat and the spectator; a game
+    without an auction has none."""
+    import random
+    import cardspec
+    from cardspec.play.terminal import display_lines
+    for name in ("napoleon", "auction-pitch", "briscola-chiamata", "sheepshead"):
+        g = cardspec.load(name)
+        s, rng = g.new_state(seed=3), random.Random(3)
+        seen_high = seen_contract = False
+        for _ in range(60):
+            if s.terminal:
+                break
+            view = s.view(None)
+            c = view["display"].get("contract")
+            live = view.get("auction")
+            if c is not None:
+                assert c["declarer"] == view["system"]["declarer"]
+                if live:
+                    assert c["standing"] and c["bid"] == live["high"], (name, c, live)
+                    seen_high = True
+                else:
+                    ends = [e for e in s.log_all() if e["type"] == "auction_end"]
+                    assert not c["standing"] and ends and c["bid"] == ends[-1]["bid"], (name, c, ends[-1:])
+                    assert any(line.startswith("Contract: ") for line in display_lines(s.view(0)))
+                    seen_contract = True
+            s.apply(rng.choice(s.legal_actions()))
+        assert seen_contract, name
+    assert cardspec.load("hearts").new_state(seed=1).view(0)["display"].get("contract") is None

@@ -59,6 +59,24 @@ def _zone_entry(zone, owner, z, teams) -> dict:
     return e
 
 
+def _contract(game, view: dict) -> dict | None:
+    """The contract on the table (issue 35: it was only in the log): during an auction the standing high
+    bid and its bidder, after it the winning bid and the declarer — ``{declarer, bid, standing, text}``, or
+    None when the game has no auction or nobody has bid. Everything in it was announced to every seat."""
+    auctions = [st for st in game.steps if hasattr(st, "bid_text")]
+    system = view.get("system") or {}
+    declarer, level = system.get("declarer", -1), system.get("bid_level", -1)
+    if not auctions or declarer is None or declarer < 0 or level is None or level < 0 or view.get("terminal"):
+        return None
+    live = view.get("auction")
+    bid = live.get("high") if live else next((b for b in (st.bid_text(level) for st in auctions) if b), None)
+    if not bid:
+        return None
+    who = "you" if view.get("seat") == declarer else f"seat {declarer}"
+    text = f"high bid: {bid} ({who})" if live else f"contract: {bid}, declarer {who}"
+    return {"declarer": declarer, "bid": bid, "standing": bool(live), "text": text}
+
+
 def build_display(game, view: dict) -> dict:
     """The ``display`` part of a view (dict, JSON-ready), from that view's visible facts only.
 
@@ -69,7 +87,9 @@ def build_display(game, view: dict) -> dict:
     ``zones``: ``[{name, label, owner, owner_label, kind, …}]`` with ``kind`` one of ``cards`` (``cards``),
     ``melds`` (``melds``: ``[{number, cards}]``, numbered as lay-offs name them), ``pile`` (``top``, ``count``)
     and ``hidden`` (``count``, ``face_up``); ``sits_out``: the seat that sits this deal out (docs/rulesets.md),
-    else None, and ``sits_out_text`` (``seat 5 sits out this deal``) when there is one."""
+    else None, and ``sits_out_text`` (``seat 5 sits out this deal``) when there is one; ``contract``: the
+    standing high bid during an auction, then the contract and its declarer (``_contract``), when there is
+    one."""
     counters = []
     vals = view.get("counters") or {}
     for c in game.counters:
@@ -109,6 +129,9 @@ def build_display(game, view: dict) -> dict:
         else:
             zones.append(_zone_entry(zone, None, z, game.teams))
     out = {"counters": counters, "vars": shown, "zones": zones, "sits_out": None}
+    contract = _contract(game, view)
+    if contract is not None:
+        out["contract"] = contract
     out_seat = (view.get("system") or {}).get("sits_out", -1)
     if out_seat is not None and out_seat >= 0 and not view.get("terminal"):
         out["sits_out"] = out_seat

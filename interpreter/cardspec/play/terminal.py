@@ -310,6 +310,9 @@ def display_lines(view, counters: bool = True) -> list:
         out.append("; ".join(f"{v['label']}: {v['text']}" for v in d["vars"]))
     if d.get("sits_out_text"):   # a seat that sits this deal out (docs/rulesets.md)
         out.append(d["sits_out_text"])
+    if d.get("contract"):        # the standing high bid, then the contract (engine/display.py)
+        text = d["contract"]["text"]
+        out.append(text[0].upper() + text[1:])
     return out
 
 

@@ -382,6 +382,11 @@ class Auction(Step):
             return f"not legal: it does not beat the standing bid ({self._texts[s.v[BID_LEVEL]]})"
         return f"not legal: {failed_reason(self.restrict_parts, s, seat, *f, fallback=self.reason)}"
 
+    def bid_text(self, level: int) -> str | None:
+        """The text of the bid at ``level`` (its place in the auction's list: ``bid_level``), without the
+        action's word (``20 S``); None when out of range."""
+        return self._texts[level].removeprefix("bid ") if 0 <= level < len(self._texts) else None
+
     def add_view(self, s, seat, out):
         if s.flight is not None:
             out["auction"] = {

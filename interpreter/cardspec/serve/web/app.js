@@ -482,6 +482,10 @@ function renderCenter(v, model, mine) {
   if (v.trump) add("trump", SUITS[v.trump] || v.trump);
   if (v.led_suit) add("led", SUITS[v.led_suit] || v.led_suit);
   const d = v.display;
+  if (d && d.contract) {                       // the standing high bid, then the contract and its declarer
+    add(d.contract.standing ? "high bid" : "contract",
+        prettyText(d.contract.bid) + " (" + seatName(d.contract.declarer) + ")");
+  }
   if (d && Array.isArray(d.vars)) for (const x of d.vars) add(x.label, prettyText(x.text));
   if (d && Array.isArray(d.counters)) {      // counters shown by team: one line per team
     for (const c of counterRows(v)) if (c.by === "team") {
