@@ -503,6 +503,10 @@ def replay(scenario, as_json, option):
               help="Open tables one connection may hold.")
 @click.option("--max-tables-per-address", type=click.IntRange(1), default=64, show_default=True,
               help="Open tables one address may hold.")
+@click.option("--max-tables-per-network", type=click.IntRange(1), default=96, show_default=True,
+              help="Open tables one network (/24 IPv4, /64 IPv6) may hold.")
+@click.option("--evict-idle-after", type=click.FloatRange(0), default=120.0, show_default=True, metavar="SECONDS",
+              help="On a full server, a table of the most crowded network idle this long makes room for another network.")
 @click.option("--max-connections-per-address", type=click.IntRange(1), default=64, show_default=True)
 @click.option("--max-bot-iterations", type=click.IntRange(1), default=5000, show_default=True,
               help="Cap of ismcts:N (iterations per move).")
@@ -523,7 +527,7 @@ def replay(scenario, as_json, option):
               help="--http: a Host name the server answers to besides the bound address (repeatable; '*': any), "
                    "e.g. the name a reverse proxy forwards. Others get http/bad_host (DNS rebinding).")
 def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, max_tables_per_client,
-          max_tables_per_address, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
+          max_tables_per_address, max_tables_per_network, evict_idle_after, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
           max_call_memory, allow_origin, allow_host, store):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
     from .serve.protocol import Limits
@@ -532,8 +536,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
         raise click.UsageError("choose one of --stdio and --http HOST:PORT")
     limits = Limits(max_tables=max_tables, max_message_bytes=max_message_bytes, idle_timeout=idle_timeout,
                     bot_delay=bot_delay, max_tables_per_client=max_tables_per_client,
-                    max_tables_per_address=max_tables_per_address,
-                    max_connections_per_address=max_connections_per_address, max_bot_iterations=max_bot_iterations,
+                    max_tables_per_address=max_tables_per_address, max_tables_per_network=max_tables_per_network,
+                    evict_idle_after=evict_idle_after, max_connections_per_address=max_connections_per_address, max_bot_iterations=max_bot_iterations,
                     max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds,
                     max_call_memory=max_call_memory << 20)
     if not stdio:

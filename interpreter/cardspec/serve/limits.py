@@ -22,7 +22,11 @@ class Limits:
     up to ``max_bot_delay``); over stdio bots move at once. Bot specs are capped by
     ``max_bot_iterations`` and ``max_bot_seconds`` (per move) and ``max_solver_cards``. One client
     (a connection) may hold ``max_tables_per_client`` open tables, one address
-    ``max_tables_per_address`` (over stdio, the only client, just ``max_tables``);
+    ``max_tables_per_address`` (over stdio, the only client, just ``max_tables``), one network
+    (the address's /24 for IPv4, /64 for IPv6: a client with many addresses has them side by side)
+    ``max_tables_per_network``; when the server is full, a table idle for ``evict_idle_after`` seconds
+    of the network holding the most tables (more than a quarter of ``max_tables``) is closed to make room
+    for a client from another network;
     ``max_connections_per_address`` bounds connections (HTTP and WebSocket) from one address and
     ``max_connections`` all of them; a connection that has not sent a whole request within
     ``connection_timeout`` seconds is closed, and a WebSocket that joined no table and sent nothing
@@ -42,6 +46,8 @@ class Limits:
     max_solver_cards: int = 16
     max_tables_per_client: int = 16
     max_tables_per_address: int = 64
+    max_tables_per_network: int = 96
+    evict_idle_after: float = 120.0
     max_connections_per_address: int = 64
     max_connections: int = 1000
     connection_timeout: float = 5.0
@@ -54,7 +60,8 @@ class Limits:
                 "idle_timeout": self.idle_timeout, "bot_delay": self.bot_delay,
                 "max_bot_delay": self.max_bot_delay, "max_bot_iterations": self.max_bot_iterations,
                 "max_bot_seconds": self.max_bot_seconds, "max_tables_per_client": self.max_tables_per_client,
-                "max_tables_per_address": self.max_tables_per_address}
+                "max_tables_per_address": self.max_tables_per_address,
+                "max_tables_per_network": self.max_tables_per_network}
 
 
 def check_bot_spec(spec: str, limits: Limits, where: str = "bots") -> None:

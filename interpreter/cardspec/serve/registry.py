@@ -6,6 +6,7 @@ store opened it.
 from __future__ import annotations
 
 import functools
+import ipaddress
 import secrets
 import sys
 import time
@@ -17,6 +18,18 @@ from .limits import Limits, check_bot_spec
 from .messages import ProtocolError
 from .store import TableRecord, seed_problem
 from .table import Table
+
+
+def network_of(address):
+    """The network an address is charged to: its /24 (IPv4) or /64 (IPv6), as text; the address itself when
+    it is not an IP address; None for none."""
+    if address is None:
+        return None
+    try:
+        ip = ipaddress.ip_address(str(address))
+    except ValueError:
+        return str(address)
+    return str(ipaddress.ip_network(f"{ip}/{24 if ip.version == 4 else 64}", strict=False))
 
 
 class Registry:
@@ -50,7 +63,7 @@ class Registry:
         """Every check of ``create`` that needs no game (cheap). Returns the table's parameters."""
         self.reap()
         lim = self.limits
-        if len(self.tables) >= lim.max_tables:
+        if len(self.tables) >= lim.max_tables and not self._evict_for(address):
             raise ProtocolError("table/limit", f"this server holds {lim.max_tables} tables already; "
                                 "try again when one has closed")
         tables = list(self.tables.values())
@@ -60,6 +73,10 @@ class Registry:
         if address is not None and sum(t.address == address for t in tables) >= lim.max_tables_per_address:
             raise ProtocolError("table/limit", f"{lim.max_tables_per_address} tables are open from your address, the "
                                 "most one address may hold (max_tables_per_address)")
+        net = network_of(address)
+        if net is not None and sum(network_of(t.address) == net for t in tables) >= lim.max_tables_per_network:
+            raise ProtocolError("table/limit", f"{lim.max_tables_per_network} tables are open from your network "
+                                f"({net}), the most one network may hold (max_tables_per_network)")
         cat = {r["name"]: r for r in ruleset_catalogue()}
         name = msg["ruleset"]
         if name not in cat:
@@ -242,6 +259,29 @@ class Registry:
             raise ProtocolError("table/not_found", f"no table {table_id!r} (it may have closed after "
                                 f"{self.limits.idle_timeout:g} s idle)")
         return t
+
+    def _evict_for(self, address) -> bool:
+        """Make room on a full server for a client of another network: close the longest-idle table (idle
+        at least ``evict_idle_after`` seconds) of the network holding the most tables, when that network
+        holds more than a quarter of ``max_tables`` and more than the requester's network would. True when a table was closed (issue 36: five loopback
+        addresses took all 200 slots and locked a legitimate client out for the 30-minute idle timeout)."""
+        lim = self.limits
+        by_net: dict = {}
+        for t in self.tables.values():
+            by_net.setdefault(network_of(t.address), []).append(t)
+        mine = network_of(address)
+        have = len(by_net.get(mine, ())) + 1   # the requester's network, with the table it asks for
+        crowded = [(len(ts), n) for n, ts in by_net.items() if n is not None and n != mine
+                   and len(ts) > lim.max_tables // 4 and len(ts) > have]
+        if not crowded:
+            return False
+        now = self.clock()
+        _, net = max(crowded, key=lambda x: (x[0], str(x[1])))
+        idle = [t for t in by_net[net] if now - t.touched >= lim.evict_idle_after]
+        if not idle:
+            return False
+        self.close(min(idle, key=lambda t: t.touched), "evicted")
+        return True
 
     def reap(self) -> list:
         """Close tables idle for ``idle_timeout`` seconds. Returns the closed ids."""
