@@ -59,10 +59,14 @@ def _zone_entry(zone, owner, z, teams) -> dict:
     return e
 
 
-def _contract(game, view: dict) -> dict | None:
+def contract(game, view: dict) -> dict | None:
     """The contract on the table (issue 35: it was only in the log): during an auction the standing high
     bid and its bidder, after it the winning bid and the declarer — ``{declarer, bid, standing, text}``, or
-    None when the game has no auction or nobody has bid. Everything in it was announced to every seat."""
+    None when the game has no auction or nobody has bid. Everything in it was announced to every seat.
+
+    Computed by the front ends from a view and the game, not stored in the view: a view's shape is part of
+    what a frozen ruleset must reproduce exactly (tests/test_frozen_corpus.py), so presentation grows
+    beside it. The browser reads the same facts (``auction.high``, the ``auction_end`` event)."""
     auctions = [st for st in game.steps if hasattr(st, "bid_text")]
     system = view.get("system") or {}
     declarer, level = system.get("declarer", -1), system.get("bid_level", -1)
@@ -80,16 +84,14 @@ def _contract(game, view: dict) -> dict | None:
 def build_display(game, view: dict) -> dict:
     """The ``display`` part of a view (dict, JSON-ready), from that view's visible facts only.
 
-    ``counters``: ``[{name, label, by: "seat"|"team", values: [{who, seats, value, text}]}]`` for each
-    labelled counter (``value`` None where the view hides it; ``text`` the value in words: the number, or
-    yes / no for a counter ``shown_as: yes_no``); ``vars``: ``[{name, label, value, text}]`` for each
+    ``counters``: ``[{name, label, by: "seat"|"team", values: [{who, seats, value}]}]`` for each
+    labelled counter (``value`` None where the view hides it; a counter ``shown_as: yes_no`` adds ``text``,
+    yes / no); ``vars``: ``[{name, label, value, text}]`` for each
     labelled var the view shows and that is set (a seat, card or suit var at none is left out);
     ``zones``: ``[{name, label, owner, owner_label, kind, …}]`` with ``kind`` one of ``cards`` (``cards``),
     ``melds`` (``melds``: ``[{number, cards}]``, numbered as lay-offs name them), ``pile`` (``top``, ``count``)
     and ``hidden`` (``count``, ``face_up``); ``sits_out``: the seat that sits this deal out (docs/rulesets.md),
-    else None, and ``sits_out_text`` (``seat 5 sits out this deal``) when there is one; ``contract``: the
-    standing high bid during an auction, then the contract and its declarer (``_contract``), when there is
-    one."""
+    else None, and ``sits_out_text`` (``seat 5 sits out this deal``) when there is one."""
     counters = []
     vals = view.get("counters") or {}
     for c in game.counters:
@@ -107,9 +109,9 @@ def build_display(game, view: dict) -> dict:
         else:
             counters.append({"name": c.name, "label": c.label, "by": "seat",
                              "values": [{"who": f"seat {s}", "seats": [s], "value": x} for s, x in enumerate(row)]})
-        for v in counters[-1]["values"]:   # the value in words: a number, or yes / no for a flag (shown_as)
-            v["text"] = None if v["value"] is None else (
-                ("yes" if v["value"] else "no") if c.shown_as == "yes_no" else str(v["value"]))
+        if c.shown_as == "yes_no":   # a flag: the value in words (front ends print text when there is one)
+            for v in counters[-1]["values"]:
+                v["text"] = None if v["value"] is None else ("yes" if v["value"] else "no")
     shown = []
     vv = view.get("vars") or {}
     for var in game.vars:
@@ -129,9 +131,6 @@ def build_display(game, view: dict) -> dict:
         else:
             zones.append(_zone_entry(zone, None, z, game.teams))
     out = {"counters": counters, "vars": shown, "zones": zones, "sits_out": None}
-    contract = _contract(game, view)
-    if contract is not None:
-        out["contract"] = contract
     out_seat = (view.get("system") or {}).get("sits_out", -1)
     if out_seat is not None and out_seat >= 0 and not view.get("terminal"):
         out["sits_out"] = out_seat

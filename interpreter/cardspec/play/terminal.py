@@ -10,6 +10,7 @@ from ..players import RandomBot, make_bot
 from ..cards import CardError, normalize_code
 from ..errors import IllegalAction
 from ..rules import loglines
+from ..engine.display import contract as contract_of
 
 
 def _seat(s) -> str:
@@ -270,14 +271,14 @@ def _show_view(game, view):
         click.echo("  bids: " + ", ".join(f"seat {k}: {b}" for k, b in view["bids_made"].items()))
     if view.get("passing"):
         click.echo(f"  you pass: {' '.join(view['passing'])}")
-    for line in display_lines(view):
+    for line in display_lines(view, contract=contract_of(game, view)):
         click.echo("  " + line)
     if view.get("secret_rule"):   # cardspec._secret: choosing a secret rule
         click.echo("  type 'rule NAME' (a library rule) or 'write EXPRESSION [hint: TEXT]' "
                    "(names: card, last, line; e.g. write card.color != last.color)")
 
 
-def display_lines(view, counters: bool = True) -> list:
+def display_lines(view, counters: bool = True, contract: dict | None = None) -> list:
     """Lines for what a view shows a person, in the ruleset's words (``view["display"]``,
     engine/display.py): zones by kind (shared cards, a pile's top card, melds numbered as lay-offs name
     them, face-up cards, other seats' open cards), then each labelled counter (per seat or per team)
@@ -310,9 +311,8 @@ def display_lines(view, counters: bool = True) -> list:
         out.append("; ".join(f"{v['label']}: {v['text']}" for v in d["vars"]))
     if d.get("sits_out_text"):   # a seat that sits this deal out (docs/rulesets.md)
         out.append(d["sits_out_text"])
-    if d.get("contract"):        # the standing high bid, then the contract (engine/display.py)
-        text = d["contract"]["text"]
-        out.append(text[0].upper() + text[1:])
+    if contract:        # the standing high bid, then the contract (engine.display.contract)
+        out.append(contract["text"][0].upper() + contract["text"][1:])
     return out
 
 

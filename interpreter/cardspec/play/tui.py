@@ -31,6 +31,7 @@ from textual.widgets import Button, Footer, Input, RichLog, Static
 from ..cards import CardError, normalize_code
 from ..errors import CardspecError, IllegalAction
 from .terminal import describe_legal, display_lines, format_events, make_bots
+from ..engine.display import contract as contract_of
 
 __all__ = ["CardTableApp", "card_text", "hand_groups", "playable_cards"]
 
@@ -296,7 +297,7 @@ class CardTableApp(App):
             out.append("Trump: ")
             out.append_text(card_text("2" + t, self.ascii_only)[-1:] if t in SUIT_SYMBOL else Text(str(t)))
             out.append("\n")
-        for line in display_lines(v, counters=False):   # the counters are in the score table
+        for line in display_lines(v, counters=False, contract=contract_of(self.game, v)):   # counters: the score table
             out.append(line + "\n")
         self.query_one("#table", Static).update(out)
 

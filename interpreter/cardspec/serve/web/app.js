@@ -482,9 +482,11 @@ function renderCenter(v, model, mine) {
   if (v.trump) add("trump", SUITS[v.trump] || v.trump);
   if (v.led_suit) add("led", SUITS[v.led_suit] || v.led_suit);
   const d = v.display;
-  if (d && d.contract) {                       // the standing high bid, then the contract and its declarer
-    add(d.contract.standing ? "high bid" : "contract",
-        prettyText(d.contract.bid) + " (" + seatName(d.contract.declarer) + ")");
+  const sys = v.system || {};                  // the standing high bid, then the contract and its declarer
+  if (v.auction && v.auction.high && sys.declarer >= 0) add("high bid", prettyText(v.auction.high) + " (" + seatName(sys.declarer) + ")");
+  else if (sys.declarer >= 0 && sys.bid_level >= 0 && !v.terminal) {
+    const end = [...S.events].reverse().find(e => e.type === "auction_end" || e.type === "deal_start");
+    if (end && end.type === "auction_end" && end.bid) add("contract", prettyText(end.bid) + " (" + seatName(end.declarer) + ")");
   }
   if (d && Array.isArray(d.vars)) for (const x of d.vars) add(x.label, prettyText(x.text));
   if (d && Array.isArray(d.counters)) {      // counters shown by team: one line per team
