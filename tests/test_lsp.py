@@ -107,3 +107,84 @@ def test_yaml_path_from_indentation():
     text = "deal:\n  - id: play\n    tricks:\n      lead: x\n      key: y\n"
     assert yaml_path_at(text, 4) == ["deal", "tricks"]
     assert yaml_path_at(text, 1) == ["deal"]
+
+
+async def _client():
+    client = LanguageClient("test-client", "1")
+    diags = []
+
+    @client.feature(t.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diags(params):
+        diags.append(params)
+
+    await client.start_io(sys.executable, "-m", "cardspec.cli", "lsp")
+    await client.initialize_async(t.InitializeParams(capabilities=t.ClientCapabilities()))
+    client.initialized(t.InitializedParams())
+    return client, diags
+
+
+async def _close(client):
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+
+
+async def _until(pred, seconds=60):
+    for _ in range(int(seconds * 20)):
+        if pred():
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+def test_an_unsaved_new_document_is_checked():
+    """Issue 36 item 6: "An unsaved new document gets 'no ruleset file … named' instead of a check."""
+    async def go():
+        client, diags = await _client()
+        try:
+            client.text_document_did_open(t.DidOpenTextDocumentParams(text_document=t.TextDocumentItem(
+                uri="untitled:Untitled-1", language_id="yaml", version=1, text=BROKEN)))
+            assert await _until(lambda: diags)
+            return diags[-1]
+        finally:
+            await _close(client)
+    got = _run(go())
+    messages = [d.message for d in got.diagnostics]
+    assert got.uri == "untitled:Untitled-1"
+    assert any("trmp_points" in m for m in messages), messages
+    assert not any("no ruleset file" in m for m in messages), messages
+
+
+def test_a_burst_of_edits_is_checked_once_and_a_hover_is_answered_meanwhile(tmp_path):
+    """Issue 36 item 6: every didChange ran a full check in order (200 quick edits delayed a hover by
+    seconds and diagnostics by minutes). Now the edits of a burst supersede each other: 60 edits sent at once
+    give at most a few diagnostics, the last of them for the final text, and a hover sent right after the
+    burst is answered (requests no longer wait behind the checks)."""
+    path = tmp_path / "my-hearts.yaml"
+    path.write_text(VARIANT)
+    uri = path.as_uri()
+
+    async def go():
+        client, diags = await _client()
+        try:
+            client.text_document_did_open(t.DidOpenTextDocumentParams(text_document=t.TextDocumentItem(
+                uri=uri, language_id="yaml", version=1, text=VARIANT)))
+            assert await _until(lambda: diags)
+            opened = len(diags)
+            for k in range(60):
+                text = VARIANT + f"define:\n  x{k}: count(deck) + undefined_{k}\n"
+                client.text_document_did_change(t.DidChangeTextDocumentParams(
+                    text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=k + 2),
+                    content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)]))
+            hover = await client.text_document_hover_async(t.HoverParams(
+                text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=0, character=2)))
+            hovered_before = len(diags) - opened
+            assert await _until(lambda: any("undefined_59" in d.message for p in diags[opened:] for d in p.diagnostics))
+            await asyncio.sleep(1.0)   # (nothing older may arrive after it)
+            return hover, hovered_before, diags[opened:]
+        finally:
+            await _close(client)
+    hover, before, after = _run(go())
+    assert hover is not None and "extends" in hover.contents.value.lower()
+    assert 1 <= len(after) <= 3, len(after)
+    assert any("undefined_59" in d.message for d in after[-1].diagnostics)

@@ -12,16 +12,28 @@ What an editor gets, over stdio:
 - **hover**: a key's description from the schema, or a builtin's row of docs/dsl.md.
 
 The server reads the document through the same loader as every other front end (an overlay gives
-the loader the editor's text for that one path); it never runs anything a ruleset says.
+the loader the editor's text for that one path; an unsaved new buffer gets a temporary path); it never
+runs anything a ruleset says. Checks run in one thread of their own, ``DEBOUNCE_SECONDS`` after the last
+edit, and a check overtaken by a newer edit is dropped: requests such as hover are answered meanwhile.
 """
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import hashlib
 import re
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__
 from ..errors import CardspecError
+
+#: Seconds after an edit before the document is checked: the edits of one burst of typing make one check.
+DEBOUNCE_SECONDS = 0.3
+
+#: A document larger than this (bytes) is checked when opened or saved, not after every edit.
+MAX_LIVE_BYTES = 256 * 1024
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _KEY_LINE = re.compile(r"^(\s*)(?:-\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*:")
@@ -266,32 +278,59 @@ def make_server():
         raise CardspecError("cardspec lsp needs pygls: pip install 'cardspec[lsp]'") from None
 
     server = LanguageServer("cardspec", __version__)
+    # One checker thread: a check runs off the request path (hover and completion answer at once), and the
+    # edits that arrive while one waits or runs supersede it (issue 36: 200 quick edits each ran a full
+    # check in order, delaying a hover on another file by seconds and diagnostics by minutes).
+    checker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardspec-lsp-check")
+    latest: dict = {}   # uri -> the number of the newest edit seen (a check of an older one is dropped)
 
     def path_of(uri: str) -> str:
+        """The file a document stands for; an unsaved new buffer (``untitled:``) gets a name of its own in the
+        temporary folder, so it is checked as a file there would be (built-in bases resolve as usual)."""
         from pygls.uris import to_fs_path
-        return to_fs_path(uri)
+        path = to_fs_path(uri) if uri.startswith("file:") else None
+        if path:
+            return path
+        digest = hashlib.sha1(uri.encode("utf-8", "replace")).hexdigest()[:12]
+        return str(Path(tempfile.gettempdir()) / f"cardspec-unsaved-{digest}.yaml")
 
-    def publish(uri: str):
-        doc = server.workspace.get_text_document(uri)
+    def publish(uri: str, found: list):
         diags = []
-        for line, col, msg, sev in diagnostics_for(path_of(uri), doc.source):
+        for line, col, msg, sev in found:
             diags.append(t.Diagnostic(
                 range=t.Range(start=t.Position(line=line, character=col), end=t.Position(line=line, character=col + 1)),
                 message=msg, source="cardspec",
                 severity=t.DiagnosticSeverity.Warning if sev == "warning" else t.DiagnosticSeverity.Error))
         server.text_document_publish_diagnostics(t.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
 
+    async def check(uri: str, wait: float, typing: bool):
+        """Check the document after ``wait`` seconds unless a newer edit came meanwhile; publish the result
+        unless a newer edit came while it ran. While typing, a file over ``MAX_LIVE_BYTES`` waits for a save."""
+        stamp = latest[uri] = latest.get(uri, 0) + 1
+        if wait:
+            await asyncio.sleep(wait)
+        if latest.get(uri) != stamp:
+            return
+        text = server.workspace.get_text_document(uri).source
+        if typing and len(text.encode("utf-8", "replace")) > MAX_LIVE_BYTES:
+            publish(uri, [(0, 0, f"this file is {len(text):,} characters: it is checked when saved, not as you "
+                           f"type (more than {MAX_LIVE_BYTES:,} bytes)", "warning")])
+            return
+        found = await asyncio.get_running_loop().run_in_executor(checker, diagnostics_for, path_of(uri), text)
+        if latest.get(uri) == stamp:
+            publish(uri, found)
+
     @server.feature(t.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls, params: t.DidOpenTextDocumentParams):
-        publish(params.text_document.uri)
+    async def did_open(ls, params: t.DidOpenTextDocumentParams):
+        await check(params.text_document.uri, 0, False)
 
     @server.feature(t.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls, params: t.DidChangeTextDocumentParams):
-        publish(params.text_document.uri)
+    async def did_change(ls, params: t.DidChangeTextDocumentParams):
+        await check(params.text_document.uri, DEBOUNCE_SECONDS, True)
 
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls, params: t.DidSaveTextDocumentParams):
-        publish(params.text_document.uri)
+    async def did_save(ls, params: t.DidSaveTextDocumentParams):
+        await check(params.text_document.uri, 0, False)
 
     @server.feature(t.TEXT_DOCUMENT_COMPLETION, t.CompletionOptions(trigger_characters=[" ", "(", "[", "."]))
     def completion(ls, params: t.CompletionParams):

@@ -79,10 +79,14 @@ def resolve_path(name_or_path: str, relative_to: str | None = None) -> Path:
 
 
 def _is_file(p: Path) -> bool:
-    """``p.is_file()``, False for a name the system cannot look up (too long, a NUL byte, no permission)."""
+    """``p.is_file()`` — or an editor's unsaved buffer standing for it (``reading_overlay``) —, False for a
+    name the system cannot look up (too long, a NUL byte, no permission)."""
     try:
+        overlay = _OVERLAY.get()
+        if overlay and p.resolve() in overlay:
+            return True
         return p.is_file()
-    except (OSError, ValueError):
+    except (OSError, ValueError, RuntimeError):
         return False
 
 
