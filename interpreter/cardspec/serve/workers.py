@@ -54,6 +54,7 @@ import sys
 import threading
 import time
 
+from .fairness import BOT, PERSON, FairTurns
 from .replicas import _worker_main
 
 
@@ -110,6 +111,7 @@ class WorkerPool:
         self._closed = False
         self._starting = 0
         self.stats = {"calls": 0, "started": 0, "replaced": 0, "over_cpu": 0, "over_memory": 0, "lost": 0}
+        self.turns = FairTurns()   # the order in which waiting calls get a worker (serve/fairness.py)
         self.ops: dict = {}   # op -> calls
 
     # -- workers
@@ -166,26 +168,37 @@ class WorkerPool:
         with self._cond:
             return sorted(w.pid for w in self._all if w not in self._idle)
 
-    def _acquire(self, tid) -> _Worker:
+    def _acquire(self, tid, kind: int = PERSON, owner=None) -> _Worker:
+        """A worker for a call on table ``tid``: waiting calls are served in ``FairTurns`` order (a person's
+        before a bot's, then the owner served least, then arrival)."""
         with self._cond:
-            while True:
-                if self._closed:
-                    raise WorkerLost("the server is shutting down")
-                for w in [w for w in self._idle if not w.proc.is_alive()]:   # died while idle (killed)
-                    self._idle.remove(w)
-                    self._all.discard(w)
-                    self.stats["replaced"] += 1
-                    w.proc.join(0)
-                    w.conn.close()
-                if self._idle:
-                    for i, w in enumerate(self._idle):   # the worker that holds the table's replica, if idle
-                        if tid in w.known:
-                            return self._idle.pop(i)
-                    return self._idle.pop(0)
-                if len(self._all) + self._starting < self.size:
-                    self._starting += 1
-                    break
-                self._cond.wait()
+            ticket = self.turns.enter(kind, tid if owner is None else owner)
+            granted = False
+            try:
+                while True:
+                    if self._closed:
+                        raise WorkerLost("the server is shutting down")
+                    for w in [w for w in self._idle if not w.proc.is_alive()]:   # died while idle (killed)
+                        self._idle.remove(w)
+                        self._all.discard(w)
+                        self.stats["replaced"] += 1
+                        w.proc.join(0)
+                        w.conn.close()
+                    if self.turns.first() is ticket:
+                        if self._idle:
+                            granted = True
+                            for i, w in enumerate(self._idle):   # the worker holding the table's replica, if idle
+                                if tid in w.known:
+                                    return self._idle.pop(i)
+                            return self._idle.pop(0)
+                        if len(self._all) + self._starting < self.size:
+                            self._starting += 1
+                            granted = True
+                            break
+                    self._cond.wait()
+            finally:
+                self.turns.leave(ticket, granted)
+                self._cond.notify_all()   # the next in turn looks again
         try:
             w = self._spawn()
         finally:
@@ -272,9 +285,11 @@ class WorkerPool:
         except (EOFError, OSError, BrokenPipeError):
             raise WorkerLost("the worker process running the call died") from None
 
-    def call(self, key: tuple, applied: list, op: str, args: dict, budget: float):
+    def call(self, key: tuple, applied: list, op: str, args: dict, budget: float, owner=None):
         """Run ``op`` on the replica of table ``key`` (``(id, ruleset, players, options as sorted JSON, seed,
-        private)``) after its ``applied`` actions (``[(seat, text)]``). Returns ``(result, n, last)``.
+        private)``) after its ``applied`` actions (``[(seat, text)]``). Returns ``(result, n, last)``. ``owner``
+        (the table's client address) orders it among waiting calls with a bot's move (``op`` "bot") after a
+        person's (``FairTurns``).
 
         Raises ``WorkerLost`` (died twice, or stuck: ``_ask``), ``BudgetError``
         (``kind`` "cpu" or "memory"), ``RuntimeError`` (an unexpected exception in the worker)."""
@@ -282,7 +297,7 @@ class WorkerPool:
         self.stats["calls"] += 1
         self.ops[op] = self.ops.get(op, 0) + 1
         for attempt in range(2):
-            w = self._acquire(tid)
+            w = self._acquire(tid, BOT if op == "bot" else PERSON, owner)
             done = False
             try:
                 known = w.known.get(tid)
@@ -353,7 +368,8 @@ class RemoteEngine:
         from .messages import ProtocolError
         budget = self.limits.max_call_seconds
         try:
-            result, _n, _last = self.pool.call(self.key(table), list(table.applied), op, args, budget)
+            result, _n, _last = self.pool.call(self.key(table), list(table.applied), op, args, budget,
+                                               owner=getattr(table, "address", None) or table.id)
             return result
         except BudgetError as e:
             if e.kind == "memory":
