@@ -58,7 +58,7 @@ class _cpu_limit:
     thread, unlike a signal; a limit that fires just as the block ends is taken in ``__exit__``, never raised
     later. (It is not withdrawn with ``PyThreadState_SetAsyncExc(ident, NULL)``: CPython 3.11 then keeps the
     interpreter's pending-exception flag set, and a later ``sys.setprofile`` hook on that thread spun for
-    ever — tests/test_bounds.py's over-budget case followed by test_burraco's call count hung a worker.)"""
+    ever — tests/test_bounds.py's over-budget case followed by a profiled test hung a worker.)"""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -292,7 +292,7 @@ def _alike_values(rs, options, games: dict, unread, prints: dict) -> list:
     """A warning at each option (a choice, or a bool) with two values that make the same game: the same
     generated code, tables and resolved ruleset (``Game.fingerprint``) at every player count, and with
     each other option at another of its values (``_option_values``, at the smallest count) -- so no rule
-    tells those values apart and choosing one over the other changes nothing (issue 32 item 5: Napoleon's
+    tells those values apart and choosing one over the other changes nothing (issue 32 item 5: a built-in's
     ``discards_to: allies`` was read only as "not first_trick", as ``nobody`` is). The kind of miss the
     unread-option check cannot see: the option is read, but some value by nothing (a comparison with
     another value only, a ``by_option`` case the value shares, a definition nothing calls).

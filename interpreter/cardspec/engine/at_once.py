@@ -6,9 +6,9 @@ that changes a counter or a var it reads (``add``, ``set``, ``transfer``; an eff
 such as a running count when the end reads the scores, needs no check) and after every automatic step (a
 ``do`` or ``score`` step): when it holds the match is over there and then, and nothing after that moment runs — the
 effects after it in the same list, the rest of the deal. A win the rules grant "the moment a score
-reaches the target, even in the middle of the play" is exactly this (docs/rules/cribbage.md, "Match end":
-his heels, a card of the play, the non-dealer's hand, the dealer's hand, the crib, pegged strictly in
-order; All Fives pegs each counting card as its trick is won and ends at 61).
+reaches the target, even in the middle of the play" is exactly this: points pegged strictly in order, a
+card of the play, then each hand shown, the first to the target winning at once (docs/rulesets.md, "A match
+won at once", names the games).
 
 Inside a ``turns`` step the end goes through the step's own ``end: match`` machinery (the turn loop stops and
 ends the match); elsewhere the state's ``_game_over`` is called at once.

@@ -11,8 +11,8 @@ log only when the rules show the cards to them anyway:
 
 Otherwise the cards go (or stay) face down — a discard into one's own buried pile, a bury, a card put
 aside — and the other seats' logs show the action with those cards counted, not named
-(``discard 4 cards face down``, and ``face_down: 4``); the actor's own log keeps them (issue 32:
-Napoleon's discard, Sheepshead's bury). A seat "sees" a zone by its ``visibility:`` (docs/rulesets.md,
+(``discard 4 cards face down``, and ``face_down: 4``); the actor's own log keeps them (issue 32: a
+declarer's discard, a picker's bury). A seat "sees" a zone by its ``visibility:`` (docs/rulesets.md,
 "Zones"): ``all``, ``top`` (a discard pile: the card put on it is its top) and ``all_but_owner`` show it
 to the other seats; ``owner`` and ``none`` do not.
 

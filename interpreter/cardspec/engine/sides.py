@@ -24,8 +24,8 @@ answer. A determinization that deals the hidden cards deals the partner with the
 is played, the tricks step records the seat (table value ``called_by``) and emits the public event
 ``{"type": "partner", "seat", "card", "declarer"}``.
 
-Where the rules come from: napoleon.md ("Partners"), briscola-chiamata.md, briscola-bugiarda.md,
-sheepshead.md (shared/rules/); the mechanism names no game.
+Where the rules come from: the "Partners" sections of the called-partner games' digests, listed in
+docs/sides.md; the mechanism names no game.
 """
 from __future__ import annotations
 

@@ -24,9 +24,9 @@ seat and keeps it once per team (its first seat's value, the first seat in seat 
 when the hidden partner takes a trick); ``display`` shows a ``by: team`` counter one value per team, and
 the match totals (``State.scores``) of a ``by: team`` score counter are the teams' totals.
 
-Where the rule comes from: partnership scoring in Euchre (docs/rules/euchre.md, "Scoring": the makers'
-tricks, both partners', decide the deal) and Whist; the sides of the five-player team games
-(shared/rules/sheepshead.md, briscola-chiamata.md: the declarer's side's card points).
+Where the rule comes from: partnership scoring, where both partners' tricks decide the deal, and the
+sides formed during a deal, whose card points are the declarer's side's — the games and their digests are
+in docs/teams.md.
 """
 from __future__ import annotations
 

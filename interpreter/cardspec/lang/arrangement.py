@@ -11,10 +11,10 @@ Cards outside the ranks (jokers, special cards) are never in a meld: this arrang
 card after card (a card laid off may itself be extended), or a set by a card of its rank; laid-off cards
 count 0 and none is both in the hand's own meld and laid off.
 
-Where the rules come from: Gin Rummy counts a hand's least deadwood to decide whether a player may knock,
-and the defender's after his lay-offs on the knocker's melds (docs/rules/gin-rummy.md, "Play", "Scoring");
-Knock Rummy and Tonk count the same least deadwood when a player knocks or the stock runs out; Conquian
-and Rummy 500 test whether a hand can be laid out entirely (``deadwood(hand) == 0``).
+Where the rules come from: knocking games count a hand's least deadwood to decide whether a player may
+knock, and the defender's after his lay-offs on the knocker's melds; others count it when the stock runs
+out, or test whether a hand can be laid out entirely (``deadwood(hand) == 0``) — docs/dsl.md, "Arranging a
+hand into melds", names the games.
 
 Cost: the search keeps, for every subset of the hand's cards still to place, its least deadwood: at most
 ``2**N`` subsets, trying the melds (and lay-off groups) through one card each, charged as ``N**2`` (N the

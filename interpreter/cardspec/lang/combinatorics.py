@@ -8,10 +8,9 @@ ruleset. Their cost is bounded at load from the list's bound N (the most items t
 ``sum_ways``, from the magnitude of its items: the work of one evaluation is known before play
 (docs/dsl.md, "Bounds").
 
-Where the rules come from: the show and the play of Cribbage count fifteens (subsets adding to 15), pairs,
-runs with multiplicity, and, on the pile, pairs and runs at its end (docs/rules/cribbage.md, "Scoring (the
-show)", "Play (the pegging)"); a capture by sum (Scopa) asks whether some subset of the table adds up to a
-card's value.
+Where the rules come from: scoring by combinations counts fifteens (subsets adding to 15), pairs, runs
+with multiplicity and, on the pile, pairs and runs at its end; a capture by sum asks whether some subset of
+the table adds up to a card's value (docs/dsl.md, "Counting combinations", names the games).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Who gets the next free worker process when several calls wait (issue 36 item 2).
 
 The worker pool ran waiting calls in no particular order, so bot searches queued by a few busy tables
-starved everyone else: two addresses with 16 tables each of four ``ismcts:2s`` bots made a Hearts player
+starved everyone else: two addresses with 16 tables each of four ``ismcts:2s`` bots made a person playing
 on a third address wait 2.9 s median for each of his own moves (67 ms before), 224 s on the same address.
 ``FairTurns`` orders the waiting calls instead:
 

@@ -22,8 +22,8 @@ class Pass(Step):
     ``seat`` itself to keep them), so every hand keeps its size; two seats passing
     to one is a fault of the ruleset (``DealError``, reported at this step).
     With ``into:`` a shared zone the pass is many-to-one: every seat's cards go into that one zone
-    (Cribbage's crib: each player lays away two cards for the dealer, docs/rules/cribbage.md "Deal";
-    GOPS: each player bids one card face down), ``to`` has no meaning there and is refused.
+    (a crib: each player lays away two cards for the dealer; a bid of one card face down from each
+    player; docs/rulesets.md, "A pass into one shared zone"), ``to`` has no meaning there and is refused.
     Action text: ``pass 2C 3C`` (any order; shown in display order).
     ``count: 0`` skips the step. With ``one_at_a_time: true`` a seat picks its
     cards in ``count`` actions of one card each (``pass 2C``), as OpenSpiel's

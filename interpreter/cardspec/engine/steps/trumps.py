@@ -13,7 +13,7 @@ The same as an effect, in any effect list, sets the trump during play (docs/rule
 
     after_play:
       - if: trick_number == 1 and seat == leader       # the pitcher's first lead names trumps
-        trump: card.suit                               # (shared/rules/auction-pitch.md, "Trumps")
+        trump: card.suit                               # (docs/rulesets.md, Effects: trump)
 
 The step sets the state's ``trump`` slot (read by the tricks step's default
 ``wins``/``key``; ``no_suit`` = -1 when none) and emits

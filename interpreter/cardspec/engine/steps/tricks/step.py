@@ -42,8 +42,8 @@ Expressions may read the trick in progress: ``trick``, ``trick_seats``, ``led_ca
 
 ``wins``/``key`` (and ``cancel``) decide the trick's **winner**; by default the winner takes the
 trick's cards and leads the next trick. ``take:`` and ``next_leader:`` say otherwise, each on its own
-(docs/rulesets.md, "Who takes the trick, who leads next"): Four Jacks' lowest card takes the trick while
-the highest card of the led suit leads the next one (shared/rules/four-jacks.md, "Play"). The ``trick``
+(docs/rulesets.md, "Who takes the trick, who leads next"): e.g. the lowest card takes the trick while
+the highest card of the led suit leads the next one. The ``trick``
 event names the ``taker`` and the ``next_leader`` (docs/events.md).
 
 If ``lead`` or ``play`` would leave a seat with no legal card, the condition is
