@@ -192,3 +192,13 @@ def test_validate_strict_fails_on_a_warning(tmp_path):
     assert strict.exit_code == 1 and "warning" in strict.output, strict.output
     clean = CliRunner().invoke(main, ["validate", "--quick", "--strict", "hearts"])
     assert clean.exit_code == 0, clean.output
+
+
+@pytest.mark.parametrize("decl", ["announced: [1, 2]", "announced: {x: 1}", "shown_as: sometimes"])
+def test_the_new_declaration_keys_refuse_what_they_do_not_take(tmp_path, decl):
+    """Hostile or mistaken values of the keys this issue added (``announced:`` on a var/counter, a counter's
+    ``shown_as:``) are refused at load with their position, never passed on."""
+    f = probe(tmp_path, "counters:\n      held: {label: Held, per: deal, help: x, " + decl + "}", "- set: {}")
+    with pytest.raises(cardspec.RulesetError) as e:
+        cardspec.load(str(f), 4)
+    assert "variant.yaml:" in str(e.value) and ("announced" in str(e.value) or "shown_as" in str(e.value))
