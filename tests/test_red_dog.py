@@ -732,3 +732,26 @@ def test_ranking_none_refuses_winner_and_loser(tmp_path):
     from pathlib import Path
     assert [(Path(p.file).resolve(), p.line, p.col) for p in problems] == [(f.resolve(), 4, 11)]
     assert "ranking: none has no winner" in problems[0].message
+
+
+def test_casino_hand_lines_say_the_payout_without_a_legend():
+    """Issue 35 item 4: every log line repeated "(result -1: n pays n to 1, 0 push, -1 lost)". Each hand's
+    line now says its own outcome in words: "wins, paid N to 1" (the digest's payouts), "a push: the stake
+    comes back", or "loses the stake"."""
+    import random
+    import cardspec
+    from cardspec.play.terminal import format_events
+    g = cardspec.load("red-dog-casino")
+    s, rng = g.new_state(seed=4), random.Random(4)
+    for _ in range(300):
+        if s.terminal:
+            break
+        s.apply(rng.choice(s.legal_actions()))
+    hands = [e for e in s.log_all() if e["type"] == "red_dog_hand"]
+    assert hands
+    for e in hands:
+        want = (f"wins, paid {e['result']} to 1" if e["result"] > 0 else
+                "a push: the stake comes back" if e["result"] == 0 else "loses the stake")
+        assert e["outcome"] == want, e
+    lines = "\n".join(format_events(g, s.log_all(), None))
+    assert "n pays n to 1" not in lines and "third card" in lines
