@@ -569,3 +569,23 @@ def test_typed_rules_are_freed_with_their_table():
     assert len(shared.ns["_SR_RULES"]) == before
     assert sum(g() is not None for g in games) == 0
     assert protocol._game.cache_info().currsize <= 64
+
+
+def test_an_internal_errors_text_stays_on_the_server(monkeypatch, capsys):
+    """Issue 36 item 5: a server/internal message quoted the exception's text, which may carry what a
+    client must not see (a database driver's user, host, port, path). The client gets the exception's type
+    and a reference; the server's log keeps the text under the same reference."""
+    from cardspec.serve import protocol
+    c = Client()
+    t = hearts(c, bots=())
+    tid, tok = t["table"], t["tokens"][str(t["to_act"])]
+
+    def broken(self, seat, since):
+        raise RuntimeError('connection to server at "db.internal" (10.1.2.3), port 5432 failed: user "svc"')
+    monkeypatch.setattr(protocol.Table, "update", broken)
+    r = c.one({"type": "get_view", "table": tid, "token": tok, "id": 3})
+    assert error_of(r) == "server/internal" and "RuntimeError" in r["message"]
+    assert "db.internal" not in r["message"] and "10.1.2.3" not in r["message"] and "svc" not in r["message"]
+    ref = r["message"].split("reference ")[1].split(";")[0]
+    log = capsys.readouterr().err
+    assert f"[ref {ref}]" in log and "db.internal" in log

@@ -200,11 +200,15 @@ def check_message(msg: dict, direction: str = "client") -> None:
 
 # ---- writing a message ------------------------------------------------------------------
 def internal_error(e: BaseException, where: str = "") -> ProtocolError:
-    """A ``server/internal`` error for an unexpected exception: one line on stderr, no traceback."""
-    text = f"{type(e).__name__}: {str(e)[:300]}"
-    print(f"cardspec serve: internal error{where}: {text}", file=sys.stderr, flush=True)
-    return ProtocolError("server/internal", f"{text} (a bug in cardspec; please report it with the message "
-                         "that caused it)")
+    """A ``server/internal`` error for an unexpected exception: one line on stderr with the exception's
+    text under a reference, no traceback; the client gets the exception's type and the reference only —
+    its text may quote what the client must not see (a database driver's user, host or path: issue 36)."""
+    import secrets
+    ref = secrets.token_hex(4)
+    print(f"cardspec serve: internal error{where} [ref {ref}]: {type(e).__name__}: {str(e)[:300]}",
+          file=sys.stderr, flush=True)
+    return ProtocolError("server/internal", f"{type(e).__name__} inside the server (reference {ref}; the server's "
+                         "log has the details): a bug in cardspec — please report it with the message that caused it")
 
 
 def encode(msg: dict, ascii_only: bool = False) -> str:

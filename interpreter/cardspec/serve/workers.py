@@ -384,9 +384,8 @@ class RemoteEngine:
             raise ProtocolError("table/over_budget", f"the request could not be finished: {e} (a rule, a bot or a "
                                 "listing too costly for this server)") from None
         except RuntimeError as e:
-            print(f"cardspec serve: internal error in a worker: {e}", file=sys.stderr, flush=True)
-            raise ProtocolError("server/internal", f"{e} (a bug in cardspec; please report it with the message "
-                                "that caused it)") from None
+            from .messages import internal_error
+            raise internal_error(e, " in a worker") from None
 
     def forget(self, table) -> None:
         self.pool.forget(table.id)
