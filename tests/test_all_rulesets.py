@@ -34,13 +34,21 @@ def test_enough_rulesets_are_registered():
 
 
 def _hidden_ok(state, seat):
-    """No per-seat zone that only its owner sees shows cards of another seat in ``view(seat)``."""
+    """No per-seat zone that only its owner sees shows cards of another seat in ``view(seat)`` — unless the
+    zone's ``public_when:`` holds for that pile (a dummy exposed), or ``seat`` is to act and plays from it
+    (``played_by:``, a declarer playing the dummy)."""
     view = state.view(seat)
+    step = state.current_step()
+    playing_for = step.played_for(state) if step is not None and seat == state.to_act else None
     for zone in state.game.zones:
         if not zone.per_seat or zone.visibility != "owner" or zone.melds:
             continue
         for owner, shown in view["zones"][zone.name].items():
             if int(owner) != seat and isinstance(shown, list):
+                if zone.public_when is not None and zone.public_when(state, int(owner)):
+                    continue
+                if playing_for == (zone.index, int(owner)):
+                    continue
                 return False
     return True
 

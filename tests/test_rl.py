@@ -67,6 +67,7 @@ SHORT = {
     "svoyi-koziri": {"max_turns": 60},
     "vanishing-whist": {"deals": 1},
     "euchre": {"target": 2},
+    "bridge": {"boards": 1},
     "wizard": {"rounds": 3},
 }
 #: PettingZoo cycles (steps per agent) for api_test / seed_test: fewer where a step is slow

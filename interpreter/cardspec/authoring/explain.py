@@ -97,6 +97,9 @@ def _tricks(spec, ctx):
     out.append(f"Play tricks from the hand{'' if spec.get('from', 'hand') == 'hand' else ' zone ' + spec['from']}. "
                f"The first trick is led by {expr(spec.get('first_leader', 'left_of(dealer)'))}; "
                "each later trick by the winner of the one before.")
+    if spec.get("played_by") is not None:
+        out.append(f"The card of player p's turn is chosen by {expr(spec['played_by'])} (p's cards, played in p's "
+                   "name; that player sees them while choosing).")
     follow = spec.get("follow", "suit")
     out.append("Players must follow the led suit if they can." if follow == "suit" else
                "Any card may be played to a trick (no obligation to follow suit).")
@@ -242,7 +245,10 @@ def _auction(spec, ctx):
     if shape.get("rank") is not None:
         parts.append(f"a rank ({expr(shape['rank'])})")
     if shape.get("suit") is not None:
-        parts.append(f"a suit ({expr(shape['suit'])})")
+        suits = shape["suit"]
+        parts.append(f"a suit ({' '.join(map(str, suits)) if isinstance(suits, list) else expr(suits)}"
+                     + (", NT: no trumps)" if isinstance(suits, list) and any(str(x).upper() == "NT" for x in suits)
+                        else ")"))
     what = " with ".join(parts) if parts else "no shaped bid"
     if spec.get("contracts"):
         what += f", or one of the contracts {expr(spec['contracts'])}"
@@ -265,8 +271,20 @@ def _auction(spec, ctx):
             "throw_in": "the deal is thrown in (it counts) and the next one begins"}
     ap = str(spec.get("all_pass", "redeal"))
     out.append(f"If everyone passes: {then.get(ap, f'the contract {ap} is played with no declarer')}.")
-    out.append("The high bidder is the declarer; the bid stays readable as bid_number, bid_suit, bid_rank, "
-               "bid_contract.")
+    for name, call in (spec.get("calls") or {}).items() if isinstance(spec.get("calls"), dict) else ():
+        call = call or {}
+        when = f" when {cond(call['legal'], call.get('reason'))}" if call.get("legal") is not None else ""
+        out.append(f"A player may call {name}{when}: it is not a bid, the standing bid stays; the others must "
+                   "pass in a row after it to end the auction.")
+        if call.get("effects"):
+            out += ["  " + x for x in describe_effects(call["effects"], ctx)]
+    if str(spec.get("declarer", "high_bidder")) == "first_to_name_suit":
+        out.append("The declarer is the first player of the high bidder's team to name the winning bid's suit "
+                   "(no trumps counting as a suit) during the auction; the bid stays readable as bid_number, "
+                   "bid_suit, bid_rank, bid_contract.")
+    else:
+        out.append("The high bidder is the declarer; the bid stays readable as bid_number, bid_suit, bid_rank, "
+                   "bid_contract.")
     if spec.get("after_bid"):
         out.append("After each bid or pass:")
         out += ["  " + x for x in describe_effects(spec["after_bid"], ctx)]
@@ -495,6 +513,9 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
             vis = VISIBILITY.get(str(z.get("visibility", "owner" if z.get("owner") == "seat" else "all")),
                                  str(z.get("visibility")))
             owner = "each player's" if z.get("owner") == "seat" else "shared"
+            if z.get("public_when") is not None:
+                vis += (f"; seen by everyone while {expr(z['public_when'])} (p: its owner)" if z.get("owner") == "seat"
+                        else f"; seen by everyone while {expr(z['public_when'])}")
             help_ = f" {z['help']}" if z.get("help") else ""
             lines.append(f"- {name} ({owner}, {vis}).{help_}")
     counts = [players] if players else list(range(lo, min(hi, lo + 15) + 1))

@@ -24,6 +24,8 @@ class Zone:
     order: str = "all"    # "top_only": only its top card and its size matter to the rules (position keys)
     label: str = ""       # what front ends call it (default: the name, _ as a space)
     max: int | None = None   # the most cards the rules let it (each seat's pile) hold (zones: max:), else None
+    public_when: object = None   # f(s, p) -> bool: while it holds every seat sees the pile of owner p (zones:
+                                 # public_when:, docs/rulesets.md "A zone shown during the deal"); None: never
 
 
 @dataclass

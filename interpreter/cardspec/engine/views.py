@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .display import build_display
 from .model import Zone
-from .slots import DEAL_NUMBER, DEALER, LEADER, LED_SUIT, SITS_OUT, SYSTEM_VARS, TRUMP
+from .slots import DEAL_NUMBER, DEALER, LEADER, LED_SUIT, SITS_OUT, SYSTEM_VARS, TO_ACT, TRUMP
 from .walk import legal_walk
 from ..errors import TooManyActions
 
@@ -23,9 +23,12 @@ VIEW_LEGAL_LIMIT = 500
 
 def can_see(s, zone: Zone, owner, seat) -> bool:
     """Whether ``seat`` (None: a spectator) sees the cards of ``zone`` held by ``owner`` (None: a shared
-    zone), by the zone's ``visibility:`` (docs/rulesets.md, "Zones")."""
+    zone), by the zone's ``visibility:`` and, while it holds, its ``public_when:`` (docs/rulesets.md,
+    "Zones")."""
     vis = zone.visibility
     if vis == "all":
+        return True
+    if zone.public_when is not None and zone.public_when(s, -1 if owner is None else owner):
         return True
     if seat is None:
         return False
@@ -43,6 +46,9 @@ def view(s, seat, log, legal):
     # A seat that sits this deal out sees the table as a spectator does (docs/rulesets.md).
     eye = None if g.may_sit_out and seat is not None and seat == s.v[SITS_OUT] else seat
     zones = {}
+    # A seat that plays another seat's cards (a declarer playing the dummy) sees the pile it plays from.
+    step = None if s.terminal else g.steps[s.pc]
+    for_pile = step.played_for(s) if step is not None and eye is not None and eye == s.v[TO_ACT] else None
     for zn in g.zones:
         if zn.name == "stock" and zn.visibility == "none" and zn.name not in (g.data.get("zones") or {}):
             zones[zn.name] = {"count": len(s.z[zn.index])}
@@ -52,7 +58,7 @@ def view(s, seat, log, legal):
             for owner, cards in enumerate(s.z[zn.index]):
                 if zn.melds:
                     per[str(owner)] = [[code[c] for c in m] for m in cards]
-                elif can_see(s, zn, owner, eye):
+                elif can_see(s, zn, owner, eye) or (for_pile is not None and for_pile == (zn.index, owner)):
                     per[str(owner)] = [code[c] for c in g.deck.sorted(cards)] if zn.name == "hand" \
                         else [code[c] for c in cards]
                 else:

@@ -106,11 +106,19 @@ class Policy:
                 yield self._text(s, seat, parts)
 
     def choose(self, s, seat, legal) -> str:
-        """The first applicable rule's text that is in ``legal``; else ``legal[0]``."""
+        """The first applicable rule's text that is in ``legal`` — as written, or read by the step as one of
+        them (``bid 1 spades`` is ``bid 1 S``, as ``move`` reads it); else ``legal[0]``."""
         allowed = set(legal)
+        step = None if s.terminal else self.game.steps[s.pc]
         for text in self.candidates(s, seat):
             if text in allowed:
                 return text
+            try:
+                canonical = step.text(s, step.parse(s, text)) if step is not None else None
+            except (ValueError, KeyError, IndexError, TypeError):
+                continue
+            if canonical in allowed:
+                return canonical
         return legal[0]
 
     def move(self, state):

@@ -20,7 +20,7 @@ from ..slots import SYSTEM_VARS, TRUMP
 from ...cards import CardError
 from ...lang import CARD, INT, SUIT, Binding, list_of
 
-ADDS = ("zones", "zone", "stock", "capped_zones", "counters", "counter", "vars", "var", "_pending_vis", "sides", "eff_inputs",
+ADDS = ("zones", "zone", "_pending_zone_vis", "stock", "capped_zones", "counters", "counter", "vars", "var", "_pending_vis", "sides", "eff_inputs",
         "eff_of")
 
 
@@ -30,6 +30,7 @@ def run(g):
     dspec = data.get("deck") or {}
     # Zones.
     g.zones = []
+    g._pending_zone_vis = []   # (zone, public_when:) compiled once definitions are known
     zspec = data.get("zones") or {}
     for name, spec in zspec.items():
         spec = spec or {}
@@ -43,6 +44,8 @@ def run(g):
                 comp.problem(("zones", name, "max"), f"max is a whole number of cards, not '{cap}'")
             else:
                 g.zones[-1].max = cap
+        if spec.get("public_when") is not None:   # compiled with the definitions (compile/definitions.py)
+            g._pending_zone_vis.append((g.zones[-1], spec["public_when"]))
         if g.zones[-1].order == "top_only" and (g.zones[-1].per_seat or g.zones[-1].melds):
             comp.problem(("zones", name, "order"), "order: top_only is for a shared zone of cards "
                          "(a per-seat zone is already keyed as a set of cards)")

@@ -1,8 +1,8 @@
 """Pass 6 of compiling (``engine/compile``): the ruleset's definitions, then what reads them.
 
-Reads: ``data`` (``define:``), ``comp``, ``env``, ``ns``, ``_pending_vis``, ``sides``. Adds nothing new: it
+Reads: ``data`` (``define:``), ``comp``, ``env``, ``ns``, ``_pending_vis``, ``_pending_zone_vis``, ``sides``. Adds nothing new: it
 binds each definition in ``env`` (a function ``_d_NAME`` in ``ns``, or a folded constant), then compiles
-the vars' ``seen_by``/``public_when``/``guess`` expressions and the ``sides:`` expressions, which may use
+the vars' ``seen_by``/``public_when``/``guess`` expressions, the zones' ``public_when`` and the ``sides:`` expressions, which may use
 the definitions. Definitions are compiled in dependency order; a cycle is a problem (evaluation stays
 bounded). A definition that reads only its arguments and costs enough keeps its values by argument
 (``_memoized``).
@@ -26,6 +26,12 @@ def run(g):
             if key in spec:
                 want = {"seen_by": (INT,), "public_when": (BOOL,)}.get(key, ())
                 setattr(v, key, comp.expr(spec[key], ("vars", v.name, key), (), want))
+    for z, spec in g._pending_zone_vis:   # zones: public_when: (p: the pile's owner; a shared zone: -1)
+        z.public_when = comp.expr(spec, ("zones", z.name, "public_when"), (("p", INT),), (BOOL,))
+        if z.melds or z.visibility in ("all",):
+            comp.problem(("zones", z.name, "public_when"), f"zone '{z.name}' is always seen by every seat "
+                         f"({'melds' if z.melds else 'visibility: all'}): public_when changes nothing",
+                         "public_when shows a hidden zone (visibility: owner, none, top, all_but_owner)")
     if g.sides is not None:
         g.sides.compile(g, comp)
     return g

@@ -5,7 +5,7 @@ YAML (every key optional but ``bids`` or ``contracts``)::
     auction:
       bids:                          # the shape of a bid; the listed values in the order the auction climbs
         number: {min: 13, max: 20}   #   a number (or a list: [2, 3, 4])           -> "bid 14"
-        suit: [C, D, H, S]           #   with a suit                                -> "bid 14 H"
+        suit: [C, D, H, S]           #   with a suit (NT: no trumps, read as no_suit) -> "bid 14 H"
         rank: [A, 3, K, Q, J, 7]     #   a rank (ranks of the deck)                 -> "bid K"
       contracts: [solo]              # named bids, after every shaped bid           -> "solo"
       first: left_of(dealer)         # the first seat to speak (default: the next player after the dealer)
@@ -20,6 +20,16 @@ YAML (every key optional but ``bids`` or ``contracts``)::
       all_pass: redeal               # everyone passed: redeal (same dealer, the deal does not count)
                                      #   | throw_in (the deal ends now and counts) | a contract's name
       after_bid: [effects]           # after every bid or pass (seat, passed, the bid's fields)
+      calls:                         # calls that are not bids: they change the standing bid's terms
+        double:                      #   without becoming it (action text: the name)
+          legal: EXPR                #   when it may be made (seat, last_call, last_caller)
+          reason: TEXT               #   why not (messages)
+          effects: [effects]         #   what it does (same names)
+          ends: EXPR                 #   after it the auction is over at once (same names)
+      declarer: high_bidder          # high_bidder | first_to_name_suit: the first seat of the high
+                                     #   bidder's team (match: teams) who bid the winning bid's suit
+      say_hold: false                # true: by pairs, a sayer bids to a holder who holds or passes
+                                     #   (steps/say_hold.py; `first:` is the first holder)
 
 Bid expressions (``beats``, ``legal``, ``ends``, ``after_bid``) see ``seat`` and the bid's fields:
 ``number`` (int; 0 when the shape has none), ``suit`` (``no_suit``), ``rank`` (the rank's ``card.rank``
@@ -38,8 +48,18 @@ max_deals`` so a match of passes ends); ``throw_in`` ends the deal at once (the 
 auction do not run; it counts as a deal); a contract's name makes it the deal's contract with no
 declarer (``declarer`` -1, ``bid_contract`` the name) and the deal goes on.
 
-Action texts: ``pass``, ``bid 14 H``, ``bid K``, ``bid 3``, a contract's name (``solo``; ``bid solo``
-is read too). Suits may be written ``H``, ``hearts``, ``♥``; ``14H`` is read as ``14 H``.
+A **call** (``calls:``) is neither a bid nor a pass: a double or redouble changes the standing bid's
+terms (what the ruleset's effects record) without becoming the bid. Its ``legal:`` and ``effects:`` see
+``seat``, ``last_call`` (``""`` before any bid or call, ``"bid"`` after a bid, else the last call's
+name; passes are skipped) and ``last_caller`` (its seat, -1). A call restarts the passes in a row: the
+auction ends when every other seat has passed after the last bid or call. ``after_bid`` does not run for
+calls; a call's ``ends:`` holding ends the auction at once, the standing bid winning. A bid's ``suit:`` list may hold ``NT`` (no trumps) in its place in the order: such a bid has
+``suit`` ``no_suit``. ``declarer: first_to_name_suit``: when the auction ends, the declarer is the
+first seat of the high bidder's team (``match: teams``) that bid the winning bid's suit (NT counting
+as a suit) during the auction.
+
+Action texts: ``pass``, ``bid 14 H``, ``bid 3 NT``, ``bid K``, ``bid 3``, a contract's name (``solo``;
+``bid solo`` is read too), a call's name (``double``); with ``say_hold``, ``hold`` (also ``yes``). Suits may be written ``H``, ``hearts``, ``♥``; ``14H`` is read as ``14 H``.
 
 Events (public): ``bid`` (``seat``, ``bid``: the text without ``bid ``, or ``pass``), then
 ``auction_end`` (``declarer``, ``bid``) or ``all_pass`` (``then``: redeal | throw_in | the contract).
@@ -56,17 +76,21 @@ from ..compiler import Compiler, failed_reason
 from ..effects import compile_effects
 from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, SITS_OUT, TO_ACT
 from .base import Step, step_type
+from .say_hold import HOLD, SayHold
 from .turns import MAX_NUMBER_VALUES
 from ...lang import BOOL, INT, STR, SUIT, EngineText
 
 PASS = -1
 BID_CTX = (("seat", INT), ("number", INT), ("suit", SUIT), ("rank", INT), ("contract", STR), ("level", INT))
 AFTER_CTX = BID_CTX + (("passed", BOOL),)
+CALL_CTX = (("seat", INT), ("last_call", STR), ("last_caller", INT))
+NO_TRUMP = ("NT", "NOTRUMP", "NOTRUMPS", "NO_TRUMP", "NO_TRUMPS")   # a suit: entry meaning no trumps
+DECLARER_RULES = ("high_bidder", "first_to_name_suit")
 ALL_PASS = ("redeal", "throw_in")
 
 
 @step_type("auction")
-class Auction(Step):
+class Auction(SayHold, Step):
     """Seats bid for the contract; the last bid that every other seat let stand wins (see the module doc)."""
 
     decision = True
@@ -86,7 +110,7 @@ class Auction(Step):
             if k not in ("number", "suit", "rank"):
                 comp.problem(path + ("bids", k), f"a bid's shape has number, suit and rank, not '{k}'")
         numbers = self._numbers(comp, shape.get("number"), path + ("bids", "number"))
-        suits = self._suits(comp, deck, shape.get("suit"), path + ("bids", "suit"))
+        suits = self._suits(comp, deck, shape.get("suit"), path + ("bids", "suit"))   # NT: -2
         ranks = self._ranks(comp, deck, shape.get("rank"), path + ("bids", "rank"))
         contracts = body.get("contracts") or []
         if isinstance(contracts, str):
@@ -102,12 +126,14 @@ class Auction(Step):
             for nb in numbers if numbers is not None else [0]:
                 for rk in ranks if ranks is not None else [(0, None)]:
                     for su in suits if suits is not None else [-1]:
-                        bids.append((nb, su, rk[0], rk[1], ""))
+                        bids.append((nb, max(su, -1), rk[0], rk[1], "", su == -2))
         has_number = numbers is not None
-        bids += [(0, -1, 0, None, c) for c in contracts]
+        bids += [(0, -1, 0, None, c, False) for c in contracts]
         self.bids = bids
         self._texts = [self._bid_text(deck, b, has_number) for b in bids]
-        self._texts_pass = tuple(self._texts) + ("pass",)   # index PASS (-1): "pass"
+        self.calls = self._calls(game, comp, body.get("calls"), path + ("calls",), set(contracts))
+        self._texts += [c[0] for c in self.calls]   # a call's move: len(bids) + its index
+        self._texts_pass = tuple(self._texts) + ("hold", "pass")   # index PASS (-1): "pass", HOLD (-2)
         self._ten_is_rank = ranks is not None and numbers is None
         self._lookup = {}
         for lvl, t in enumerate(self._texts):
@@ -139,6 +165,21 @@ class Auction(Step):
                              "a fallback contract (a leaster) must be listed under contracts:")
         self.all_pass = all_pass
         self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), AFTER_CTX)
+        self.declarer_rule = str(body.get("declarer", "high_bidder"))
+        if self.declarer_rule not in DECLARER_RULES:
+            comp.problem(path + ("declarer",), f"declarer is high_bidder or first_to_name_suit, not "
+                         f"'{self.declarer_rule}'")
+        elif self.declarer_rule == "first_to_name_suit" and not (game.data.get("match") or {}).get("teams"):
+            comp.problem(path + ("declarer",), "declarer: first_to_name_suit needs match: teams (the "
+                         "partnerships whose first seat to name the suit declares)",
+                         "e.g. match: {teams: [[0, 2], [1, 3]]}")
+        self.say_hold = bool(body.get("say_hold", False))
+        if self.say_hold:
+            clash = [k for k in ("once", "ends", "calls") if body.get(k)] + \
+                (["passing: hard"] if "passing" in body else [])
+            if clash:
+                comp.problem(path + ("say_hold",), f"an auction by pairs (say_hold) has its own order of "
+                             f"speaking and passing: drop {', '.join(clash)}")
         self.legal_sorted = self.legal
 
     # ---- load-time helpers -------------------------------------------------------------------
@@ -172,6 +213,11 @@ class Auction(Step):
             return None
         out = []
         for i, x in enumerate(spec):
+            if str(x).upper() in NO_TRUMP and deck.suit_index(str(x)) < 0:
+                if -2 in out:
+                    comp.problem(path + (i,), "no trumps (NT) is listed twice")
+                out.append(-2)   # no trumps: a bid's suit is no_suit, its text NT
+                continue
             k = deck.suit_index(str(x)) if str(x) not in "♠♥♦♣" else deck.suit_index("SHDC"["♠♥♦♣".index(str(x))])
             if k < 0:
                 comp.problem(path + (i,), f"'{x}' is not a suit of this deck", "suits: " + ", ".join(deck.suits))
@@ -197,8 +243,44 @@ class Auction(Step):
         return out
 
     @staticmethod
+    def _calls(game, comp, spec, path, contracts):
+        """``calls:`` as ``[(name, legal, parts, reason, effects, ends)]`` (module doc)."""
+        if spec is None:
+            return []
+        if not isinstance(spec, dict) or not spec:
+            comp.problem(path, "calls: maps each call's name to {legal, reason, effects}",
+                         "e.g. calls: {double: {legal: 'last_call == \"bid\"', effects: [{set: {doubled: 1}}]}}")
+            return []
+        out = []
+        for name, body in spec.items():
+            name = str(name)
+            p = path + (name,)
+            if not name.replace("_", "").isalnum() or name.lower() in ("pass", "bid") or name in contracts:
+                comp.problem(p, f"'{name}' cannot name a call (a word, not pass, bid or a contract's name)")
+                continue
+            body = body or {}
+            if not isinstance(body, dict):
+                comp.problem(p, "a call is {legal: EXPR, reason: TEXT, effects: [...]}")
+                continue
+            reason = " ".join(str(body.get("reason", f"{name} is not allowed now")).split())
+            legal, parts = comp.condition(body["legal"], p + ("legal",), CALL_CTX, reason) \
+                if "legal" in body else (None, [])
+            effects = compile_effects(game, comp, body.get("effects"), p + ("effects",), CALL_CTX)
+            ends = comp.expr(body["ends"], p + ("ends",), CALL_CTX, (BOOL,)) if "ends" in body else None
+            out.append((name, legal, parts, reason, effects, ends))
+        return out
+
+    def _last_call(self, s):
+        """``(last_call, last_caller)``: the last bid or call of the auction so far (passes skipped)."""
+        nb = len(self.bids)
+        for seat, m in reversed(s.flight or ()):
+            if m != PASS:
+                return ("bid" if m < nb else self.calls[m - nb][0]), seat
+        return "", -1
+
+    @staticmethod
     def _bid_text(deck, b, has_number):
-        number, suit, _, rcode, contract = b
+        number, suit, _, rcode, contract, nt = b
         if contract:
             return contract
         parts = []
@@ -208,6 +290,8 @@ class Auction(Step):
             parts.append(rcode)
         if suit >= 0:
             parts.append(deck.suits[suit])
+        if nt:
+            parts.append("NT")
         return "bid " + " ".join(parts)
 
     # ---- flow ----------------------------------------------------------------------------------
@@ -227,7 +311,10 @@ class Auction(Step):
         v[BID_RANK] = 0
         v[BID_CONTRACT] = ""
         v[BID_LEVEL] = -1
-        first = s.game.seated(s, self.first(s)) if self.first is not None else self._after(s, v[DEALER])
+        first = self._first_seat(s)
+        if self.say_hold:
+            self._sh_enter(s, first)
+            return True
         # s.flight: the bids so far as (seat, level or PASS); s.queue: [passes in a row, seats out (bits),
         # seats that have spoken (bits)].
         s.flight = []
@@ -235,12 +322,30 @@ class Auction(Step):
         v[TO_ACT] = first
         return True
 
+    def _first_seat(self, s):
+        return s.game.seated(s, self.first(s)) if self.first is not None else self._after(s, s.v[DEALER])
+
     def _fields(self, lvl):
         b = self.bids[lvl]
         return b[0], b[1], b[2], b[4], lvl
 
     def legal(self, s):
+        if self.say_hold:
+            return self._sh_legal(s)
         seat = s.v[TO_ACT]
+        out = self._bids_beating(s, seat)
+        if self.calls:
+            nb = len(self.bids)
+            last, by = self._last_call(s)
+            for i, (_, ok, _, _, _, _) in enumerate(self.calls):
+                if ok is None or ok(s, seat, last, by):
+                    out.append(nb + i)
+        if self.may_pass is None or not out or self.may_pass(s, seat):
+            out.insert(0, PASS)
+        return out
+
+    def _bids_beating(self, s, seat):
+        """The bids ``seat`` may make now (they beat the standing one and ``legal:`` allows them)."""
         high = s.v[BID_LEVEL]
         beats, restrict = self.beats, self.restrict
         if self._climbs and restrict is None:
@@ -256,8 +361,6 @@ class Auction(Step):
                 if restrict is not None and not restrict(s, seat, *f):
                     continue
                 out.append(lvl)
-        if self.may_pass is None or not out or self.may_pass(s, seat):
-            out.insert(0, PASS)
         return out
 
     def is_legal(self, s, move):
@@ -266,10 +369,14 @@ class Auction(Step):
     def apply(self, s, move):
         v = s.v
         seat = v[TO_ACT]
+        if self.say_hold:
+            return self._apply_pair(s, seat, move)
         q = s.queue
         s.flight.append((seat, move))
         q[2] |= 1 << seat
         passed = move == PASS
+        if move >= len(self.bids):   # a call: the standing bid stays; the passes in a row start again
+            return self._call(s, seat, move)
         if passed:
             q[0] += 1
             if self.hard:
@@ -304,12 +411,7 @@ class Auction(Step):
         if over:
             if v[DECLARER] < 0:
                 return self._all_passed(s)
-            if s.events is not None:
-                s.emit({"type": "auction_end", "declarer": v[DECLARER],
-                        "bid": self._texts[v[BID_LEVEL]].removeprefix("bid ")})
-            s.flight = None
-            s.queue = []
-            return True
+            return self._finish(s)
         nxt = self._after(s, seat)
         for _ in range(n):
             if not (self.hard and q[1] >> nxt & 1) and not (self.once and q[2] >> nxt & 1):
@@ -317,6 +419,65 @@ class Auction(Step):
             nxt = self._after(s, nxt)
         v[TO_ACT] = nxt
         return False
+
+    def _apply_pair(self, s, seat, move):
+        """A call of an auction by pairs (steps/say_hold.py): its event, ``after_bid``, the next speaker."""
+        if s.events is not None:
+            s.emit({"type": "bid", "seat": seat,
+                    "bid": "pass" if move == PASS else "hold" if move == HOLD else self._texts[move].removeprefix("bid ")})
+        over = self._sh_move(s, seat, move)
+        if self.after_bid is not None:
+            f = (0, -1, 0, "", -1) if move == PASS else self._fields(s.v[BID_LEVEL])
+            self.after_bid(s, seat, *f, move == PASS)
+        if over is None:
+            return self._all_passed(s)
+        if over:
+            return self._finish(s)
+        return False
+
+    def _finish(self, s):
+        """The auction is over with a bid standing: the declarer (``declarer:``), the event."""
+        v = s.v
+        if self.declarer_rule == "first_to_name_suit":
+            v[DECLARER] = self._first_to_name(s, v[DECLARER], v[BID_LEVEL])
+        if s.events is not None:
+            s.emit({"type": "auction_end", "declarer": v[DECLARER],
+                    "bid": self._texts[v[BID_LEVEL]].removeprefix("bid ")})
+        s.flight = None
+        s.queue = []
+        return True
+
+    def _call(self, s, seat, move):
+        """Make call ``move`` (a double): its effects, then the next seat speaks (module doc)."""
+        name, _, _, _, effects, ends = self.calls[move - len(self.bids)]
+        last, by = self._last_call(s)   # (before this call is recorded)
+        q = s.queue
+        q[0] = 0
+        s.flight.append((seat, move))
+        q[2] |= 1 << seat
+        if s.events is not None:
+            s.emit({"type": "bid", "seat": seat, "bid": name})
+        if effects is not None:
+            effects(s, seat, last, by)
+        if ends is not None and ends(s, seat, last, by):
+            return self._finish(s)
+        nxt = self._after(s, seat)
+        for _ in range(s.n):
+            if not (self.hard and q[1] >> nxt & 1):
+                break
+            nxt = self._after(s, nxt)
+        s.v[TO_ACT] = nxt
+        return False
+
+    def _first_to_name(self, s, high, level):
+        """The first seat of ``high``'s team that bid the suit of the bid at ``level`` (NT a suit)."""
+        team = next((t for t in s.game.teams if high in t), (high,))
+        strain = self.bids[level][1], self.bids[level][5]
+        nb = len(self.bids)
+        for seat, m in s.flight:
+            if 0 <= m < nb and seat in team and (self.bids[m][1], self.bids[m][5]) == strain:
+                return seat
+        return high
 
     def _all_passed(self, s):
         s.flight = None
@@ -339,10 +500,10 @@ class Auction(Step):
 
     # ---- text -----------------------------------------------------------------------------------
     def choice_names(self, game):
-        return ["pass"] + list(self._texts)
+        return ["pass"] + (["hold"] if self.say_hold else []) + list(self._texts)
 
     def text(self, s, move):
-        return "pass" if move == PASS else self._texts[move]
+        return "pass" if move == PASS else "hold" if move == HOLD else self._texts[move]
 
     def texts(self, s, moves):
         t = self._texts_pass
@@ -354,6 +515,8 @@ class Auction(Step):
             raise ValueError("write 'pass', 'bid ...' or a contract's name")
         if len(words) == 1 and words[0].lower() == "pass":
             return PASS
+        if self.say_hold and len(words) == 1 and words[0].lower() in ("hold", "yes"):
+            return HOLD
         if words[0].lower() == "bid":
             words = words[1:]
         if len(words) == 1 and words[0].lower() in self._lookup:   # a contract
@@ -361,12 +524,15 @@ class Auction(Step):
         if len(words) == 1 and len(words[0]) > 1 and words[0][:-1].isdigit() and not words[0][-1].isdigit():
             # "14H", "14♥" (not "15": a bid of a number only)
             words = [words[0][:-1], words[0][-1]]
+        elif len(words) == 1 and len(words[0]) > 2 and words[0][:-2].isdigit() and words[0][-2:].upper() == "NT":
+            words = [words[0][:-2], "NT"]   # "3NT"
         deck = s.game.deck
         norm = []
         for w in words:
             k = deck.suit_index("SHDC"["♠♥♦♣".index(w)]) if len(w) == 1 and w in "♠♥♦♣" else \
                 -1 if w.isdigit() else deck.suit_index(w)
-            norm.append(deck.suits[k] if k >= 0 else "T" if w == "10" and self._ten_is_rank else w.upper())
+            norm.append(deck.suits[k] if k >= 0 else "T" if w == "10" and self._ten_is_rank else
+                        "NT" if w.upper() in NO_TRUMP else w.upper())
         key = "bid " + " ".join(norm).lower()
         if key in self._lookup:
             return self._lookup[key]
@@ -375,8 +541,18 @@ class Auction(Step):
 
     def why_illegal(self, s, move):
         seat = s.v[TO_ACT]
+        if move == HOLD:
+            return "not legal: you hold only a bid said to you"
+        if self.say_hold and s.queue and s.queue[0] == 1:
+            return "not legal: a bid was said to you: hold or pass"
+        if self.say_hold and s.queue and s.queue[0] == 2:
+            return f"not legal: with no bid made you may take the lowest bid ({self._texts[0]}) or pass"
         if move == PASS:
             return "not legal: you may not pass now"
+        if move >= len(self.bids):
+            last, by = self._last_call(s)
+            _, _, parts, reason, _, _ = self.calls[move - len(self.bids)]
+            return f"not legal: {failed_reason(parts, s, seat, last, by, fallback=reason)}"
         f = self._fields(move)
         if s.v[BID_LEVEL] >= 0 and not self.beats(s, seat, *f):
             return f"not legal: it does not beat the standing bid ({self._texts[s.v[BID_LEVEL]]})"
@@ -390,14 +566,19 @@ class Auction(Step):
     def add_view(self, s, seat, out):
         if s.flight is not None:
             out["auction"] = {
-                "bids": [[st, "pass" if m == PASS else self._texts[m].removeprefix("bid ")] for st, m in s.flight],
-                "out": [i for i in range(s.n) if s.queue and s.queue[1] >> i & 1],
+                "bids": [[st, "pass" if m == PASS else "hold" if m == HOLD else self._texts[m].removeprefix("bid ")]
+                         for st, m in s.flight],
+                "out": sorted({st for st, m in s.flight if m == PASS}) if self.say_hold else
+                       [i for i in range(s.n) if s.queue and s.queue[1] >> i & 1],
                 "high": self._texts[s.v[BID_LEVEL]].removeprefix("bid ") if s.v[BID_LEVEL] >= 0 else None,
             }
 
     def restore(self, s, view):
         """Rebuild the step's own position (bids so far, passes) from ``view['auction']`` (determinization)."""
         a = view.get("auction") or {"bids": []}
+        if self.say_hold:
+            self._sh_restore(s, [(int(st), PASS if t == "pass" else self.parse(s, t)) for st, t in a["bids"]])
+            return
         s.flight = []
         s.queue = [0, 0, 0]
         for st, t in a["bids"]:

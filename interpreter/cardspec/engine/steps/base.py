@@ -150,6 +150,11 @@ class Step:
     def add_view(self, s, seat, out):
         pass
 
+    def played_for(self, s):
+        """``(zone index, owner)`` of the pile the seat to act plays from when it is another seat's (a
+        ``tricks`` step's ``played_by:``), else None; that seat's view shows the pile (engine/views.py)."""
+        return None
+
     # ---- small choices (engine/choices.py, docs/actions.md) ----------------------------------------
     #: True when an action of this step may take more than one small choice.
     compound = False

@@ -107,7 +107,7 @@ class Legality:
             return "not one of the choices"
         if card >= CHOICE:
             return "there is nothing to choose now"
-        hand = s.z[self.hand][s.v[TO_ACT]]
+        hand = s.z[self.hand][self.position(s)]
         if card not in hand:
             return "not in your hand"
         if s.plays and self.follow == "suit" and s.v[LED_SUIT] >= 0:

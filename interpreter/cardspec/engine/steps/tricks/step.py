@@ -24,6 +24,9 @@ YAML (every key optional)::
       count: EXPR                            # tricks in the deal (default: until hands are empty)
       until: EXPR                            # checked after each trick: the play stops early (decided)
       auto: false                            # play a seat's only legal card by itself
+      played_by: EXPR                        # the seat that chooses the card of p's turn (default p):
+                                             #   a declarer playing the dummy's hand (p: the seat whose
+                                             #   turn it is; its cards are played, in its name)
       take: winner                           # who takes the trick's cards: a seat expression (winner, leader)
                                              #   or {wins: EXPR, key: EXPR}: the player of the best card by
                                              #   that order (card, seat; wins defaults to the step's default)
@@ -104,6 +107,14 @@ class Tricks(Legality, Choosing, FastPaths, Step):
             comp.problem(path + ("if_none_wins",), f"if_none_wins is 'leader' or 'carry' (or an option naming one), "
                                                    f"not '{mode}'")
         self.carry = mode == "carry"
+        # played_by: another seat chooses the card of p's turn (p's cards, played in p's name). The seat
+        # whose turn it is follows from the trick (the leader, then the next after the last card played),
+        # and v[TO_ACT] holds the seat that decides.
+        self.played_by = comp.expr(body["played_by"], path + ("played_by",), (("p", INT),), (INT,)) \
+            if "played_by" in body else None
+        if self.played_by is not None and body.get("choose") is not None:
+            comp.problem(path + ("played_by",), "played_by cannot be used with choose: (the chooser of a "
+                         "pending choice is the seat whose card was played)")
         # The step runs on generated code: blocks of Python statements built from the
         # ruleset's expressions, assembled into three functions (legal cards, play one
         # card, and a random playout loop that inlines both).
@@ -145,7 +156,7 @@ class Tricks(Legality, Choosing, FastPaths, Step):
             "    done = False",
             "else:",
         ]
-        comp.ns["_NEXT_SEAT"] = tuple((i + 1) % n for i in range(n))
+        comp.ns["_NEXT_SEAT"] = self._next_left = tuple((i + 1) % n for i in range(n))
         # Who takes the cards and who leads next (default: the winner): resolution.seat_choice.
         self.takes_apart = "take" in body or "next_leader" in body
         res, wins_src, key_src = trick_lines(self, comp, body, path, wins, key, cancel, after_trick)
@@ -155,7 +166,14 @@ class Tricks(Legality, Choosing, FastPaths, Step):
                           "else:"] + ["    " + ln for ln in cont]
         else:
             play_card += cont
-        head = ["v = s.v", "z = s.z", f"hands = z[{H}]", f"p_seat = v[{TO_ACT}]", "plays = s.plays",
+        seat_line = f"p_seat = v[{TO_ACT}]"
+        if self.played_by is not None:   # the seat whose turn it is, and v[TO_ACT] the seat choosing for it
+            pb = f"_PLAYED_BY_{id(self)}"
+            comp.ns[pb] = self.played_by
+            seat_line = f"p_seat = {self.next_ref}[s.plays[-1][0]] if s.plays else v[{LEADER}]"
+            to_act = re.compile(rf"^(\s*)v\[{TO_ACT}\] = (.+)$")
+            play_card = [to_act.sub(rf"\1v[{TO_ACT}] = {pb}(s, \2) % {n}", ln) for ln in play_card]
+        head = ["v = s.v", "z = s.z", f"hands = z[{H}]", seat_line, "plays = s.plays",
                 "events = s.events"]
         local = re.compile(r"\bs\.([vz])\[")
         legal = [local.sub(r"\1[", ln) for ln in legal]
@@ -215,7 +233,7 @@ class Tricks(Legality, Choosing, FastPaths, Step):
         v[TRICKS_TOTAL] = total
         v[TRICK_NUMBER] = 1   # the trick in progress, from the moment its lead is to be chosen
         v[LEADER] = leader
-        v[TO_ACT] = leader
+        v[TO_ACT] = leader if self.played_by is None else self.played_by(s, leader) % s.n
         v[LED_SUIT] = -1
         s.plays = []
         if self.keeps_sorted or self.display_sorted:
@@ -241,6 +259,21 @@ class Tricks(Legality, Choosing, FastPaths, Step):
 
     def legal(self, s):
         return self._legal(s)
+
+    def position(self, s) -> int:
+        """The seat whose turn it is in the trick (whose cards are played): ``v[TO_ACT]`` unless another
+        seat plays for it (``played_by:``)."""
+        if self.played_by is None:
+            return s.v[TO_ACT]
+        if not s.plays:
+            return s.v[LEADER]
+        return (s.nxt if self.next_ref == "s.nxt" else self._next_left)[s.plays[-1][0]]
+
+    def played_for(self, s):
+        if self.played_by is None:
+            return None
+        seat = self.position(s)
+        return None if seat == s.v[TO_ACT] else (self.hand, seat)
 
     def sort_hands(self, s):
         """Put every hand of this step in face order, or in display order (``Deck.sort_key``) for a step
@@ -279,7 +312,7 @@ class Tricks(Legality, Choosing, FastPaths, Step):
 
     def playout(self, s, rng):
         """Play random legal cards until the step ends (the fast random-playout loop)."""
-        if self.auto or self.choose is not None:
+        if self.auto or self.choose is not None or self.played_by is not None:
             legal, play, random = self._legal, self._move, rng.random
             while True:
                 l = legal(s)
