@@ -1,8 +1,11 @@
-"""Three general mechanisms of issue 34 (items 3, 4, 5), each on two games (docs/rulesets.md "A zone shown
-during the deal", docs/tricks.md "One seat playing another's cards", docs/auction.md "Calls that are not
-bids"): Contract Bridge (rulesets/bridge.yaml, tests/test_bridge.py) and the snippets of other games in
-tests/partnerships/ — Double Dummy whist (Cavendish's laws: each of two players plays his own hand and an
-exposed dummy's) and the auction of La Coinche (pagat.com/jass/coinche.html: coinche and surcoinche).
+"""General mechanisms of issue 34 (items 1, 3, 4, 5), each on two games: docs/rulesets.md "A zone shown
+during the deal", docs/tricks.md "One seat playing another's cards" and "A suit no card is printed with",
+docs/auction.md "Calls that are not bids" and "An auction by pairs". The built-ins Contract Bridge
+(rulesets/bridge.yaml, tests/test_bridge.py) and Skat (rulesets/skat.yaml, tests/test_skat.py), and the
+snippets of other games: Double Dummy whist (tests/partnerships/double-dummy.yaml; Cavendish's laws: each
+of two players plays his own hand and an exposed dummy's), the auction of La Coinche
+(tests/partnerships/coinche-auction.yaml; pagat.com/jass/coinche.html), Skat at a table of four
+(tests/partnerships/skat-four-auction.yaml) and Schafkopf's Wenz (tests/extra_suits/wenz.yaml).
 """
 from __future__ import annotations
 
@@ -256,6 +259,84 @@ deal:
     assert "first_to_name_suit needs match: teams" in str(e.value)
 
 
+# ---- auction: say_hold ----------------------------------------------------------------------------------------
+def test_skat_at_four_the_dealer_sits_out_of_the_bidding_by_pairs():
+    """Skat at a table of four: the dealer sits out; forehand (dealer + 1) holds, middlehand (dealer + 2)
+    says first, then rearhand (dealer + 3); the survivor declares."""
+    g = cardspec.load(str(HERE / "skat-four-auction.yaml"))
+    for dealer in range(4):
+        s = g.new_state(seed=dealer, dealer=dealer)
+        f, m, r = (dealer + 1) % 4, (dealer + 2) % 4, (dealer + 3) % 4
+        assert s.to_act == m and "hold" not in s.legal_actions()
+        s.apply("bid 18")
+        assert s.to_act == f and sorted(s.legal_actions()) == ["hold", "pass"]
+        s.apply("hold")
+        assert s.to_act == m
+        s.apply("pass")
+        assert s.to_act == r
+        s.apply("bid 20")
+        assert s.to_act == f
+        s.apply("pass")
+        assert events(s, "auction_end")[-1] == {"type": "auction_end", "declarer": r, "bid": "20"}
+        assert dealer not in {e["seat"] for e in events(s, "bid")}
+
+
+def test_say_hold_restored_from_a_view_and_refused_beside_round_keys(tmp_path):
+    """A determinization replays the pairs from a seat's view (the same speaker and legal calls); keys of
+    round-the-table bidding are refused beside say_hold."""
+    g = cardspec.load(str(HERE / "skat-four-auction.yaml"))
+    s = g.new_state(seed=2)
+    for a in ("bid 18", "hold", "bid 20"):
+        s.apply(a)
+    from cardspec.engine.determinize import Determinizer
+    t = Determinizer(g, s.view(s.to_act, log=True)).sample(random.Random(1))
+    assert t.to_act == s.to_act and t.legal_actions() == s.legal_actions()
+    path = write(tmp_path, (HERE / "skat-four-auction.yaml").read_text().replace(
+        "      say_hold: true", "      say_hold: true\n      once: true"))
+    with pytest.raises(RulesetError) as e:
+        cardspec.load(path)
+    assert "drop once" in str(e.value)
+
+
+# ---- deck: extra_suits ---------------------------------------------------------------------------------------
+def test_wenz_the_unters_are_a_suit_of_their_own():
+    """Schafkopf's Wenz: the four Unters alone are trumps (clubs over spades over hearts over bells); an
+    Unter led must be followed with an Unter; a printed suit led is not followed by its Unter."""
+    g = cardspec.load(str(HERE.parent / "extra_suits" / "wenz.yaml"))
+    assert g.deck.suit_label(g.deck.suit_index("unters")) == "unters"
+    checked = 0
+    for seed in range(30):
+        s = g.new_state(seed=seed)
+        assert s.view(None)["trump"] == "unters"
+        while not s.terminal:
+            v = s.view(None)
+            seat = s.to_act
+            hand = s.view(seat)["zones"]["hand"][str(seat)]
+            if v["trick"]:
+                led = v["trick"][0][1]
+                if led[0] == "J":
+                    want = {c for c in hand if c[0] == "J"} or set(hand)
+                else:
+                    want = {c for c in hand if c[1] == led[1] and c[0] != "J"} or set(hand)
+                assert set(s.legal_actions()) == want
+                checked += 1
+            s.apply(random.Random(seed * 100 + len(v["trick"])).choice(s.legal_actions()))
+        for t in events(s, "trick"):
+            unters = [(p, c) for p, c in t["cards"] if c[0] == "J"]
+            if unters:
+                best = max(unters, key=lambda pc: 4 - "CSHD".index(pc[1][1]))
+                assert t["winner"] == best[0]
+    assert checked > 500
+
+
+def test_an_extra_suit_must_be_a_new_word(tmp_path):
+    path = write(tmp_path, (HERE.parent / "extra_suits" / "wenz.yaml").read_text().replace(
+        "extra_suits: [unters]", "extra_suits: [hearts]"))
+    with pytest.raises(RulesetError) as e:
+        cardspec.load(path)
+    assert "cannot name an extra suit" in str(e.value)
+
+
 def test_docs_name_both_games_of_each_mechanism():
     """Each mechanism's docs section names its two games and their files."""
     rulesets = (DOCS / "rulesets.md").read_text()
@@ -267,3 +348,6 @@ def test_docs_name_both_games_of_each_mechanism():
         and "rulesets/bridge.yaml" in tricks
     assert "## Calls that are not bids" in auction and "coinche-auction.yaml" in auction \
         and "rulesets/bridge.yaml" in auction
+    assert "## An auction by pairs" in auction and "skat-four-auction.yaml" in auction \
+        and "rulesets/skat.yaml" in auction
+    assert "## A suit no card is printed with" in tricks and "wenz.yaml" in tricks and "rulesets/skat.yaml" in tricks

@@ -68,6 +68,7 @@ SHORT = {
     "vanishing-whist": {"deals": 1},
     "euchre": {"target": 2},
     "bridge": {"boards": 1},
+    "skat": {"deals": 3},
     "wizard": {"rounds": 3},
 }
 #: PettingZoo cycles (steps per agent) for api_test / seed_test: fewer where a step is slow

@@ -65,7 +65,7 @@ def test_trick_listing_is_the_legal_cards_in_display_order(name, n):
             assert step.legal_sorted(s) == legal
             continue
         assert step.legal_sorted(s) == sorted(set(legal), key=key)
-        assert set(step.legal_sorted(s)) <= set(s.z[step.hand][s.v[TO_ACT]])
+        assert set(step.legal_sorted(s)) <= set(s.z[step.hand][step.position(s)])   # (played_by: another seat's hand)
     assert seen > 0
 
 

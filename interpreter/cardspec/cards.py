@@ -145,6 +145,10 @@ class Deck:
     ace: str = "high"
     points: dict = field(default_factory=dict)
     specials: list = field(default_factory=list)
+    #: names of effective suits no printed card has (``deck: extra_suits:``, docs/tricks.md): suit indexes
+    #: ``len(suits)``, ``len(suits) + 1``, … that ``suit_of:`` may give and a trump may name (Skat's grand:
+    #: the four jacks alone are trumps)
+    extra_suits: list = field(default_factory=list)
 
     def __post_init__(self):
         ranks = [normalize_code(r + "S")[:-1] for r in self.ranks]
@@ -310,10 +314,25 @@ class Deck:
         """``faces`` in display order: suits as the deck lists them, high rank first."""
         return sorted(faces, key=self.sort_key.__getitem__)
 
+    @property
+    def n_suits(self) -> int:
+        """Printed suits and extra (effective-only) suits: the suit indexes are ``0 .. n_suits - 1``."""
+        return len(self.suits) + len(self.extra_suits)
+
+    def suit_label(self, x):
+        """The text of suit index ``x`` in views and events: a printed suit's letter, an extra suit's name,
+        None for -1 (no suit)."""
+        if x is None or x < 0:
+            return None
+        return self.suits[x] if x < len(self.suits) else self.extra_suits[x - len(self.suits)]
+
     def suit_index(self, name: str) -> int:
         """Index of a suit given by letter or name (``'H'``, ``'hearts'``); -1 if absent."""
         low = name.lower()
         for i, s in enumerate(self.suits):
             if low in (s.lower(), SUIT_NAMES[s], SUIT_NAMES[s][:-1]):
                 return i
+        for i, s in enumerate(self.extra_suits):   # an effective-only suit, by its name
+            if low == s.lower():
+                return len(self.suits) + i
         return -1

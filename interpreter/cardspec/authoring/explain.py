@@ -253,6 +253,20 @@ def _auction(spec, ctx):
     if spec.get("contracts"):
         what += f", or one of the contracts {expr(spec['contracts'])}"
     first = expr(spec.get("first", "next_player(dealer)"))
+    if spec.get("say_hold"):
+        out = [f"Auction by pairs: a bid is {what}, in the order the bidding climbs. {first} holds first; each "
+               "other player in play order after it in turn says bids to the holder, who answers hold (he "
+               "takes that number) or pass. A pass leaves the auction; the survivor holds against the next "
+               "player, and the survivor of the last pair declares at the last number said or held. When "
+               f"nobody bids, {first} may take the lowest bid or pass."]
+        then = {"redeal": "the same dealer deals again (the deal does not count)",
+                "throw_in": "the deal is thrown in (it counts) and the next one begins"}
+        ap = str(spec.get("all_pass", "redeal"))
+        out.append(f"If everyone passes: {then.get(ap, f'the contract {ap} is played with no declarer')}.")
+        if spec.get("after_bid"):
+            out.append("After each bid, hold or pass:")
+            out += ["  " + x for x in describe_effects(spec["after_bid"], ctx)]
+        return out
     hard = str(spec.get("passing", "soft")) == "hard"
     out = [f"Auction, from {first} in play order: a bid is {what}; listed in the order the bidding climbs, "
            f"each bid must beat the standing one ({expr(spec.get('beats', 'level > bid_level'))})."]
@@ -453,6 +467,9 @@ def _deck(game) -> list:
     if d.ace == "low":
         parts.append("aces low")
     out.append(f"{len(d.cards)} cards: " + ", ".join(parts) + ".")
+    if d.extra_suits:   # effective suits no card is printed with (docs/tricks.md)
+        out.append(f"Suits no card is printed with: {', '.join(d.extra_suits)} (a card joins one by the deck's "
+                   "suit_of, and a trump may name one).")
     pts = d.points
     if pts:
         out.append("Card points: " + ", ".join(f"{k} {v}" for k, v in pts.items()) + ".")

@@ -33,7 +33,7 @@ def _var_text(game, var, value):
     if var.type == "card":
         return value   # a code, or None
     if var.type == "suit":
-        return None if value is None or value < 0 else game.deck.suits[value]
+        return game.deck.suit_label(value)
     return str(value)
 
 

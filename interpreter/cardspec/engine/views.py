@@ -88,8 +88,8 @@ def view(s, seat, log, legal):
         "vars": {var.name: s.v[var.index] if var.type != "card" else _code_or_none(s, s.v[var.index])
                  for var in g.vars if var.shown_to(s, eye)},
         "trick": [[st, code[c]] for st, c in s.plays],
-        "leader": s.v[LEADER], "led_suit": g.deck.suits[s.v[LED_SUIT]] if s.v[LED_SUIT] >= 0 else None,
-        "trump": g.deck.suits[s.v[TRUMP]] if s.v[TRUMP] >= 0 else None,
+        "leader": s.v[LEADER], "led_suit": g.deck.suit_label(s.v[LED_SUIT]),
+        "trump": g.deck.suit_label(s.v[TRUMP]),
         "scores": s.scores(),
         "step_index": None if s.terminal else s.pc,
         "system": {name: s.v[i] for i, (name, _, _) in enumerate(SYSTEM_VARS)},

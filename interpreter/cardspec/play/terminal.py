@@ -103,7 +103,9 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
             lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}" if "to" in ev
                          else f"  seat {ev['seat']} puts {what} into the {ev['into'].replace('_', ' ')}")
         elif t == "bid":
-            lines.append(f"  seat {ev['seat']} passes" if ev["bid"] == "pass" else f"  seat {ev['seat']} bids {ev['bid']}")
+            word = {"pass": "passes", "hold": "holds"}.get(ev["bid"])
+            lines.append(f"  seat {ev['seat']} {word}" if word else f"  seat {ev['seat']}: {ev['bid']}"
+                         if ev.get("call") else f"  seat {ev['seat']} bids {ev['bid']}")   # a call: "seat 3: double"
         elif t == "auction_end":
             lines.append(f"  seat {ev['declarer']} declares: {ev['bid']}")
         elif t == "all_pass":

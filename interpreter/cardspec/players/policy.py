@@ -92,7 +92,7 @@ class Policy:
             fn, t = p
             x = fn(s, seat)
             if t == SUIT:
-                out.append(SUIT_NAMES[deck.suits[x]] if x >= 0 else "none")
+                out.append(SUIT_NAMES.get(deck.suit_label(x), deck.suit_label(x)) if x >= 0 else "none")
             elif t == CARD:
                 out.append(deck.code[x])
             else:

@@ -67,7 +67,7 @@ class ObservationEncoder:
         deck = g.deck
         self.faces = deck.n_faces
         self.face_of = deck.face_of
-        self.suits = list(deck.suits)
+        self.suits = list(deck.suits) + list(deck.extra_suits)   # (extra suits: effective only, by name)
         self.step_names = [st.name for st in g.steps]
         self.layout = []
         self._off = 0

@@ -26,7 +26,8 @@ def run(g):
     try:
         g.deck = Deck(ranks=[str(r) for r in dspec.get("ranks", [])], suits=[str(s) for s in dspec.get("suits", [])],
                       copies=max(int(copies), 1), jokers=int(jokers), ace=str(dspec.get("ace", "high")),
-                      points=dspec.get("points") or {}, specials=specials)
+                      points=dspec.get("points") or {}, specials=specials,
+                      extra_suits=_extra_suits(comp, dspec))
     except CardError as e:
         key = getattr(e, "key", None)
         path = ("deck", "points", key) if key is not None else ("deck", "specials") if "special" in str(e) else ("deck",)
@@ -41,10 +42,24 @@ def run(g):
     g.ns.update(SUIT=d.suit + (-1,), PSUIT=d.suit + (-1,), RANK=d.rank + (0,), STRENGTH=d.strength + (0,),
                 _rank_strength=rank_strength_helper(d.rank_strength), POINTS=d.points_of + (0,),
                 COLOR=d.color + (COLORS["none"],), CODE=d.code + ("none",),
-                SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits),
+                SORT_KEY=d.sort_key, SUIT_COLOR=tuple(COLORS["red" if s in "HD" else "black"] for s in d.suits)
+                + (COLORS["none"],) * len(d.extra_suits),
                 DECK=d.cards)
     _card_names(g)
     return g
+
+
+def _extra_suits(comp, dspec) -> list:
+    """``deck: extra_suits:`` (docs/tricks.md, "A suit no card is printed with"): names of effective suits."""
+    out = []
+    for i, name in enumerate(dspec.get("extra_suits") or []):
+        name = str(name)
+        if not name.isidentifier() or name.lower() in SUIT_NAMES.values() or name in out or name == "no_suit":
+            comp.problem(("deck", "extra_suits", i), f"'{name}' cannot name an extra suit (a word, not a printed "
+                         "suit's name, each once)", "e.g. extra_suits: [trumps]")
+            continue
+        out.append(name)
+    return out
 
 
 def _specials(comp, dspec) -> list:
@@ -90,6 +105,9 @@ def _card_names(g):
     for name, b in names.items():
         if name not in g.options:
             env.names[name] = b
+    # An extra suit's name is the ruleset's own (declared by it): `if grand then trumps else trump`.
+    for i, name in enumerate(d.extra_suits):
+        env.names[name] = Binding(str(len(d.suits) + i), SUIT, const=True)
     # A special card's code is the ruleset's own name for it (engine/compile/names.py checks it against
     # every other declared name): `card == WZ`, `NR in trick`.
     for face in d.special_faces:

@@ -164,7 +164,7 @@ def _suit_of(g, comp: Compiler, text):
                      "trump.color then trump else card.suit")
         return
     f = comp.function(code.src, (("card", CARD),))
-    n_suits = len(d.suits)
+    n_suits = d.n_suits   # (printed and extra suits)
     if not reads[0]:   # the same for the whole match: one table, now
         table = []
         for face in range(d.n_faces):

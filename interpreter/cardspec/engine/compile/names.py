@@ -48,6 +48,9 @@ CONTEXT_NAMES = {
     "contract": "the named contract of the bid being made (an auction's parameter)",
     "level": "the place of the bid being made in the auction's list (an auction's parameter)",
     "passed": "whether the call was a pass (an auction's after_bid: parameter)",
+    "last_call": "the auction's last bid or call before this one (a call's parameter: \"\", \"bid\" or its name)",
+    "last_caller": "the seat of the auction's last bid or call (a call's parameter)",
+    "p": "the seat whose pile a zone's public_when: or whose turn a trick's played_by: is about",
 }
 
 ADDS = ("warnings",)

@@ -61,7 +61,8 @@ as a suit) during the auction.
 Action texts: ``pass``, ``bid 14 H``, ``bid 3 NT``, ``bid K``, ``bid 3``, a contract's name (``solo``;
 ``bid solo`` is read too), a call's name (``double``); with ``say_hold``, ``hold`` (also ``yes``). Suits may be written ``H``, ``hearts``, ``♥``; ``14H`` is read as ``14 H``.
 
-Events (public): ``bid`` (``seat``, ``bid``: the text without ``bid ``, or ``pass``), then
+Events (public): ``bid`` (``seat``, ``bid``: the text without ``bid ``, ``pass``, ``hold``, or a call's name
+with ``call: true``), then
 ``auction_end`` (``declarer``, ``bid``) or ``all_pass`` (``then``: redeal | throw_in | the contract).
 The view adds ``auction``: ``{"bids": [[seat, text], …], "out": [seats that passed for good],
 "high": text or None}``.
@@ -456,7 +457,7 @@ class Auction(SayHold, Step):
         s.flight.append((seat, move))
         q[2] |= 1 << seat
         if s.events is not None:
-            s.emit({"type": "bid", "seat": seat, "bid": name})
+            s.emit({"type": "bid", "seat": seat, "bid": name, "call": True})
         if effects is not None:
             effects(s, seat, last, by)
         if ends is not None and ends(s, seat, last, by):

@@ -114,11 +114,11 @@ class Trump(Step):
 
     def run(self, s):
         t = self.suit(s)
-        t = t if 0 <= t < len(s.game.deck.suits) else -1
+        t = t if 0 <= t < s.game.deck.n_suits else -1
         s.v[TRUMP] = t
         if s.game.eff_of is not None:   # suits that depend on the trump (deck suit_of)
             s.eff = s.game.eff_of(s)
-        s.emit({"type": "trump", "deal": s.v[DEAL_NUMBER], "suit": s.game.deck.suits[t] if t >= 0 else None})
+        s.emit({"type": "trump", "deal": s.v[DEAL_NUMBER], "suit": s.game.deck.suit_label(t)})
 
 
 def _trump_effect(game, comp, body, path, params):
@@ -129,7 +129,7 @@ def _trump_effect(game, comp, body, path, params):
     code = comp.code(body, path, params, (SUIT,))
     if code is None or not _not_folded(game, comp, path):
         return None
-    suits = tuple(game.deck.suits)
+    suits = tuple(game.deck.suits) + tuple(game.deck.extra_suits)
     return [f"_t = {code.src}", f"_t = _t if 0 <= _t < {len(suits)} else -1", f"s.v[{TRUMP}] = _t",
             "if s.events is not None:",
             f"    s.emit({{'type': 'trump', 'deal': s.v[{DEAL_NUMBER}], 'suit': {suits!r}[_t] if _t >= 0 else None}})"]

@@ -80,7 +80,7 @@ class Choosing:
 
     def _choice_text(self, s, value):
         if self.choose["type"] == SUIT:
-            return SUIT_NAMES.get(s.game.deck.suits[value], s.game.deck.suits[value]) if value >= 0 else "none"
+            return SUIT_NAMES.get(s.game.deck.suit_label(value), s.game.deck.suit_label(value)) if value >= 0 else "none"
         return str(value)
 
     def _make_choice(self, s, move):

@@ -123,7 +123,7 @@ class FastPaths:
         pass over the hand. The order of the list made does not matter: it is sorted, and no two
         faces share a sort key when no face is held twice.
         """
-        n_faces, nsuits = game.deck.n_faces, len(game.deck.suits)
+        n_faces, nsuits = game.deck.n_faces, game.deck.n_suits
         suit = comp.ns["SUIT"]
         m = re.fullmatch(r"(_T\d+)\[p_card\]", exempt.src) if exempt is not None else None
         lines = _fast_follow(legal)
@@ -333,7 +333,7 @@ def _suit_runs(deck):
 
     None when some suit's faces are not one run of ints (then the playout filters by suit).
     """
-    n_suits = len(deck.suits)
+    n_suits = deck.n_suits
     lo, hi = [0] * (n_suits + 1), [0] * (n_suits + 1)
     for s in list(range(n_suits)) + [-1]:
         faces = [f for f in range(deck.n_faces) if deck.eff_suit[f] == s]

@@ -84,7 +84,7 @@ def in_suit_table(game, suit) -> tuple:
     # Per led suit (index -1: cards of no suit), whether a face follows it: a set's __contains__ (a builtin
     # method: filter() calls it per card with less work than a comprehension's test).
     return tuple(frozenset(f for f in range(n_faces) if suit[f] == x).__contains__
-                 for x in range(len(game.deck.suits))) \
+                 for x in range(game.deck.n_suits)) \
         + (frozenset(f for f in range(n_faces) if suit[f] < 0).__contains__,)
 
 
@@ -115,7 +115,7 @@ class Legality:
             suit = s.eff[0] if s.eff is not None else s.game.deck.eff_suit
             free = self._legal(s)
             if suit[card] != led and card not in free and any(suit[c] == led for c in hand):
-                return f"not legal: you must follow suit ({s.game.deck.suits[led]})"
+                return f"not legal: you must follow suit ({s.game.deck.suit_label(led)})"
             cards = [c for c in hand if suit[c] == led]
             cards = [c for c in hand if suit[c] == led or c in free] if cards else list(hand)
         else:

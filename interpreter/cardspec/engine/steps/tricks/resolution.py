@@ -43,7 +43,7 @@ def trick_lines(step, comp: Compiler, body, path, wins, key, cancel, after_trick
     sources of ``wins`` and ``key`` of a card ``p_card`` (definitions inlined, the led suit and trump
     read from the locals ``_led`` and ``_trump``). ``step``: the ``Tricks`` step being built."""
     game, n, W, sitting = step.game, step.game.n, step.won, step.sitting
-    comp.ns["_SUIT_LETTER"] = tuple(game.deck.suits) + (None,)
+    comp.ns["_SUIT_LETTER"] = tuple(game.deck.suits) + tuple(game.deck.extra_suits) + (None,)
     # The led suit and trump are read into locals once per trick (the resolution reads them per card).
     res = ["k = len(plays)", f"_led = v[{LED_SUIT}]", f"_trump = v[{TRUMP}]"]
     if cancel is not None:

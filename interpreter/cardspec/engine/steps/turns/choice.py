@@ -51,7 +51,7 @@ def _one_word_choices(comp, path, values) -> bool:
 def _value_text(deck, t, x):
     """The word of value ``x`` of type ``t``."""
     if t == SUIT:
-        return SUIT_NAMES[deck.suits[x]] if x >= 0 else "none"
+        return SUIT_NAMES.get(deck.suit_label(x), deck.suit_label(x)) if x >= 0 else "none"
     if t == CARD:
         return deck.code[x]
     if t == BOOL:
