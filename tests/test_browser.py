@@ -419,3 +419,33 @@ def test_the_lobby_offers_the_games_opponents(base_url, browser):
     page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
     assert page.inner_text("#title").startswith("Napoleon")
     page.close()
+
+
+def test_bridge_declarer_plays_the_dummy_from_the_table(base_url, browser):
+    """Contract Bridge in the browser (docs/rules/bridge.md, Play): I deal and open 1 NT; the basic policy
+    bots pass, so I declare; after the opening lead the dummy (my partner, seat 2) lies face up in its seat
+    box for me, and at its turn its cards are the ones I click (the prompt says whose hand); the contract is
+    on the table."""
+    page = sit_down(browser, base_url, "bridge", 4, 0, 3, options={"boards": 1})
+    assert page.evaluate("S.view.step") == "auction"
+    click_and_wait(page, "#actions button[data-action='bid 1 NT']")
+    wait_until(page, "S.view.step === 'play' && S.view.to_act === 0")
+    assert page.evaluate("S.view.playing_for") == {"seat": 2, "zone": "hand"}
+    dummy = page.evaluate("S.view.zones.hand['2']")
+    assert len(dummy) == 13 and len(page.evaluate("S.view.trick")) == 1      # after the opening lead
+    shown = page.eval_on_selector_all(".seat[data-seat='2'] .open-hand .card", "cs => cs.map(c => c.dataset.code)")
+    assert sorted(shown) == sorted(dummy)
+    legal = page.evaluate("S.view.legal_actions")
+    codes = page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)")
+    assert sorted(codes) == sorted(legal) and set(codes) <= set(dummy)
+    assert "from Seat 2 (bot)'s hand" in page.inner_text("#prompt")
+    assert "1 NT" in page.inner_text("body")
+    version = page.get_attribute("body", "data-version")
+    card = page.get_attribute("#hand .card.legal", "data-code")
+    page.click("#hand .card.legal")
+    wait_until(page, f"document.body.dataset.version !== '{version}'")
+    assert card not in page.evaluate("S.view.zones.hand['2']")               # played from the dummy
+    my_turn(page)                                                             # West follows, then my own card
+    assert [2, card] in page.evaluate("S.view.trick") and "playing_for" not in page.evaluate("S.view")
+    assert not page.problems, page.problems
+    page.close()

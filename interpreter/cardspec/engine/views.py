@@ -102,6 +102,8 @@ def view(s, seat, log, legal):
         out["log"] = s.log(seat)
     if not s.terminal:
         g.steps[s.pc].add_view(s, seat, out)
+    if for_pile is not None:   # the seat to act plays another seat's cards (played_by: the dummy's)
+        out["playing_for"] = {"seat": for_pile[1], "zone": g.zones[for_pile[0]].name}
     if seat is not None and s.to_act == seat and s.partial:
         out["choosing"] = s.choosing   # the seat's own small choices so far (docs/actions.md)
     out["display"] = build_display(g, out)

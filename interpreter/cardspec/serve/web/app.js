@@ -254,6 +254,9 @@ function sideName(k, nkeys) {
 const PLAIN_CARD_RE = /^(?:[2-9TJQKA][SHDC]|JK)$/;
 const CARD_RE = { test: (w) => PLAIN_CARD_RE.test(w) || specialName(w) !== null };
 function myHand(view) {
+  // playing another seat's cards (a declarer playing the dummy): that pile is the one to click
+  const pf = view.playing_for;
+  if (pf && view.zones[pf.zone] && Array.isArray(view.zones[pf.zone][String(pf.seat)])) return view.zones[pf.zone][String(pf.seat)];
   const z = view.zones.hand;
   if (z && Array.isArray(z[String(S.seat)])) return z[String(S.seat)];
   for (const zone of Object.values(view.zones)) {
@@ -384,6 +387,13 @@ function renderSeats(v) {
       const label = zoneLabel(v, zname);
       if (Array.isArray(zs)) {
         if (s === S.seat && zname === "hand") continue;
+        if (zname === "hand" && zs.length) {          // another seat's hand shown to all (a dummy, an open hand)
+          const open = document.createElement("div"); open.className = "open-hand"; open.dataset.zone = zname;
+          open.title = label + " (face up)";
+          for (const c of zs) open.append(cardEl(c));
+          d.append(open);
+          continue;
+        }
         if (zs.length) lines.push(label + ": " + zs.length + (zs.length === 1 ? " card" : " cards"));
       } else if (zs.count || zs.face_up) {
         lines.push(label + ": " + zs.count + (zs.count === 1 ? " card" : " cards") + (zs.face_up ? " (" + zs.face_up.map(pretty).join(" ") + ")" : ""));
@@ -602,8 +612,9 @@ function renderMe(v, mine, hand, model) {
   else if (mine) {
     const verbs = [...new Set(cardActions.map(a => a.verb || "play"))];
     const multi = cardActions.some(a => a.cards.length > 1 || a.tail || a.num !== null);
+    const from = v.playing_for ? " from " + seatName(v.playing_for.seat) + "'s hand" : "";
     prompt = "Your turn" + (cardActions.length ? ": " + (multi ? "select cards to " : "click a highlighted card to ") +
-      verbs.join(" / ") : "") +
+      verbs.join(" / ") + from : "") +
       ((other.length || numbers.size) ? (cardActions.length ? ", or choose an action" : ": choose an action") : "") + ".";
     if (S.target !== null) prompt += " Meld " + S.target + " chosen: select the cards to lay off.";
     if (S.selected.length) prompt += " Selected: " + sel.map(pretty).join(" ") + (exact.length ? " \u2014 confirm below." : ".");
