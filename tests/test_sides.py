@@ -176,3 +176,18 @@ def test_random_deals_cards_conserved_zero_sum_and_end(players):
             total = sum(len(h) for zn in g.zones for h in (s.z[zn.index] if zn.per_seat else [s.z[zn.index]]))
             assert total + len(s.plays) == 52
         assert sum(s.game_scores().values()) == 0
+
+
+def test_a_sides_declarer_that_is_no_seat_is_the_rulesets_fault(tmp_path):
+    """Fuzz mutant 2:632 (briscola-chiamata with `sides: declarer: count(deck)`): a declarer expression
+    giving 40 with 5 players was an internal IndexError in the side-kept counters; it is a ruleset error
+    at validate that names the expression's value."""
+    from cardspec.validate import validate_ruleset
+    src = pathlib.Path(cardspec.__file__).resolve().parents[2] / "rulesets" / "briscola-chiamata.yaml"
+    text = src.read_text().replace("sides: {declarer: declarer,", "sides: {declarer: count(deck),", 1)
+    assert "count(deck)" in text
+    p = tmp_path / "briscola-chiamata.yaml"
+    p.write_text(text)
+    problems, status = validate_ruleset(str(p))
+    text = "\n".join(str(x) for x in problems)
+    assert status == 1 and "sides: declarer gives 40, which is no seat" in text and "bug in cardspec" not in text

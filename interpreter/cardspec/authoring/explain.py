@@ -133,6 +133,20 @@ def _tricks(spec, ctx):
     if spec.get("after_trick"):
         out.append("After each trick:")
         out += ["  " + x for x in describe_effects(spec["after_trick"], ctx)]
+    for w in spec.get("windows") or [] if isinstance(spec.get("windows"), list) else ():
+        if not isinstance(w, dict):
+            continue
+        moment = "each card (not a trick's last)" if w.get("after") == "card" else "each trick"
+        when = f" when {expr(w['when'])}" if w.get("when") is not None else ""
+        turns = w.get("turns") or {}
+        out.append(f"A decision out of turn{' (' + str(w['name']) + ')' if w.get('name') else ''}: after {moment}"
+                   f"{when}, turns begin with {expr(turns.get('first', 'left_of(dealer)'))}"
+                   + (f" until {expr(turns['until'])}" if turns.get("until") is not None else "")
+                   + "; then the play goes on where it stopped.")
+        for ph in turns.get("turn") or []:
+            if isinstance(ph, dict) and ph.get("one") is not None:
+                one = ph["one"] if isinstance(ph["one"], list) else [ph["one"]]
+                out.append("  - exactly one of: " + ", ".join(map(str, one)))
     return out
 
 

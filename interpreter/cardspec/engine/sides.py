@@ -32,6 +32,7 @@ from __future__ import annotations
 from .compiler import Compiler
 from .slots import CALLED_BY
 from ..lang import BOOL, CARD, INT, Binding, EngineText
+from ..lang.runtime import RuleFault
 
 #: The effect kind the engine puts last in every tricks step's ``after_play`` when ``sides:`` exists.
 PLAYED_EFFECT = "_sides_played"
@@ -79,9 +80,17 @@ class Sides:
         self.zone = zone_of(game, comp, spec.get("from", "hand"), ("sides", "from"), per_seat=True)
 
     # ---- run time ------------------------------------------------------------------------------
+    def _declarer(self, s) -> int:
+        """The declarer's seat now, -1 for none; a value that is no seat is the rules' fault (a
+        ``RuleFault`` naming it), not an index error further on."""
+        d = self.declarer(s) if self.declarer is not None else -1
+        if d >= s.n or d < -1:
+            raise RuleFault(f"sides: declarer gives {d}, which is no seat (0 to {s.n - 1}, or -1 for none)")
+        return d
+
     def partner(self, s):
         """The partner's seat (see the module doc); -1 alone or none."""
-        d = self.declarer(s) if self.declarer is not None else -1
+        d = self._declarer(s)
         if d < 0:
             return -1
         return self._partner_of(s, d)
@@ -100,14 +109,14 @@ class Sides:
         return -1
 
     def on_side(self, s, p):
-        d = self.declarer(s) if self.declarer is not None else -1
+        d = self._declarer(s)
         return d >= 0 and (p == d or p == self._partner_of(s, d))
 
     def team(self, s):
         """The side's seats in seat order (the declarer and the partner), () when there is no declarer:
         a comprehension over ``seats`` filtered by ``on_declarer_side(p)`` goes through these instead of
         asking every seat (the checker's ``_side_seats``; the same seats in the same order)."""
-        d = self.declarer(s) if self.declarer is not None else -1
+        d = self._declarer(s)
         if d < 0:
             return ()
         p = self._partner_of(s, d)
@@ -116,7 +125,7 @@ class Sides:
     def view(self, s, seat) -> dict:
         """The ``sides`` entry of ``seat``'s view: the partner only when that seat can know it."""
         g = s.game
-        d = self.declarer(s) if self.declarer is not None else -1
+        d = self._declarer(s)
         c = self.called(s) if self.called is not None else -1
         known = s.v[CALLED_BY] >= 0
         out = {"declarer": d, "called": g.deck.code[c] if c >= 0 else None, "known": known, "partner": None}
@@ -166,7 +175,7 @@ def install(game, spec):
     """Bind the sides names for ``game`` (before ``define:`` is compiled); returns the ``Sides``."""
     from .effects import EXTRA_EFFECTS
     sides = Sides(game, spec)
-    game.ns["_sides_decl"] = lambda s: sides.declarer(s) if sides.declarer is not None else -1
+    game.ns["_sides_decl"] = sides._declarer
     EXTRA_EFFECTS.setdefault(PLAYED_EFFECT, _played_effect)
     return sides
 

@@ -48,7 +48,7 @@ class State(SmallChoices):
 
     __slots__ = ("game", "n", "z", "c", "v", "rng", "pc", "entered", "terminal", "events", "face_up",
                  "plays", "flight", "queue", "carried", "history", "_stack_order", "_result", "_deal_override", "ts", "_cache",
-                 "positions", "nxt", "partial", "_chpos", "eff")
+                 "positions", "nxt", "partial", "_chpos", "eff", "win")
 
     def __init__(self, game, seed=None, dealer=None, deck_order=None, record=True, deal=None, rng=None):
         self.game = game
@@ -77,6 +77,7 @@ class State(SmallChoices):
         self.partial = ()      # small choices made so far of the seat to act's decision (choices.py)
         self._chpos = None     # the step's position for them (None: nothing chosen)
         self.eff = None        # (suit table, follow tables) when suits depend on the deal (deck suit_of)
+        self.win = None        # the open window of a tricks step (steps/tricks/windows.py), or None
         if deck_order is not None:
             self._stack_order = [game.deck.face(c) for c in deck_order]
         v = self.v
@@ -127,6 +128,7 @@ class State(SmallChoices):
         s.partial = self.partial       # tuples: shared
         s._chpos = self._chpos
         s.eff = self.eff               # tables: shared
+        s.win = self.win
         return s
 
     def position_key(self) -> tuple:

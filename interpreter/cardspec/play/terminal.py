@@ -98,6 +98,8 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
                 lines.append(f"  {name}: {_n(ev['count'], 'card')}{shown}")
             elif "each" in ev:
                 lines.append(f"  dealt {ev['each']} cards to each {name}")
+        elif t == "window":   # a decision out of the turn of play opens (its actions follow in the log)
+            lines.append(f"  ({ev['name'].replace('_', ' ')}: a decision out of turn)")
         elif t == "pass":
             what = " ".join(ev["cards"]) if "cards" in ev else _n(ev['count'], 'card')
             lines.append(f"  seat {ev['seat']} passes {what} to seat {ev['to']}" if "to" in ev

@@ -777,7 +777,9 @@ function eventText(ev) {
       return null;
     case "pass": return verbFor(ev.seat, "pass ", "passes ") +
       (ev.cards ? ev.cards.map(pretty).join(" ") : ev.count + (ev.count === 1 ? " card" : " cards")) + " to " + seat(ev.to);
-    case "bid": return ev.bid === "pass" ? verbFor(ev.seat, "pass", "passes") : verbFor(ev.seat, "bid ", "bids ") + ev.bid;
+    case "bid": return ev.bid === "pass" ? verbFor(ev.seat, "pass", "passes") : ev.bid === "hold" ? verbFor(ev.seat, "hold", "holds")
+      : ev.call ? seat(ev.seat) + ": " + ev.bid : verbFor(ev.seat, "bid ", "bids ") + ev.bid;
+    case "window": return "(" + words(ev.name) + ": a decision out of turn)";
     case "auction_end": return seat(ev.declarer) + " won the auction: " + ev.bid;
     case "all_pass": return "Everyone passed: " + (ev.then === "redeal" ? "the deal is dealt again" : ev.then === "throw_in" ? "the deal is thrown in" : ev.then + " is played");
     case "trump": return "Trump: " + (ev.suit ? (SUITS[ev.suit] || ev.suit) : "none");

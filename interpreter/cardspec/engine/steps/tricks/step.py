@@ -24,6 +24,10 @@ YAML (every key optional)::
       count: EXPR                            # tricks in the deal (default: until hands are empty)
       until: EXPR                            # checked after each trick: the play stops early (decided)
       auto: false                            # play a seat's only legal card by itself
+      windows:                               # decisions out of the turn of play (tricks/windows.py):
+        - after: trick                       #   after a trick (before the next lead) | card
+          when: EXPR                         #   opens when this holds
+          turns: {first, until, turn, ...}   #   a turns step run there; then the play goes on
       played_by: EXPR                        # the seat that chooses the card of p's turn (default p):
                                              #   a declarer playing the dummy's hand (p: the seat whose
                                              #   turn it is; its cards are played, in its name)
@@ -68,6 +72,7 @@ from .fast import FastPaths, _drop_unused
 from .legality import (Legality, _fast_follow, exempt_code, in_suit_table, lead_play_parts, legal_lines,
                        only_functions)
 from .resolution import AFTER_TRICK_CTX, trick_lines, winner_code
+from .windows import Windows, windows_setup
 from ..base import DealError, Step, step_type, zone_of
 from ...compiler import Compiler
 from ...effects import effects_source
@@ -76,7 +81,7 @@ from ....lang import BOOL, CARD, INT, SUIT, EngineText
 
 
 @step_type("tricks")
-class Tricks(Legality, Choosing, FastPaths, Step):
+class Tricks(Windows, Legality, Choosing, FastPaths, Step):
     decision = True
     reads_order = True
 
@@ -208,14 +213,30 @@ class Tricks(Legality, Choosing, FastPaths, Step):
                 "p_card = plays[-1][1]"] + ch["lines"] + cont + ["return done"])
         self._generate_fast_paths(comp, game, head, pending, legal, play_card, lead, play, after_play, after_trick,
                                   wins_src, key_src, led_code, cancel, res)
-        if not self.auto:
+        # Windows: decisions out of the turn of play (tricks/windows.py); the step's decision methods ask
+        # the open window first (instance attributes only then: no cost for a step without windows).
+        self.windows = windows_setup(game, comp, body.get("windows"), path + ("windows",))
+        self._until_fn = comp.expr(body["until"], path + ("until",), (), (BOOL,)) \
+            if self.windows and "until" in body else None
+        if self.windows and self.auto:
+            comp.problem(path + ("windows",), "windows cannot be used with auto: (a forced card would pass a window by)")
+        if not self.auto and not self.windows:
             self.apply = self._move if self.choose is not None else self._play_card
         if self.choose is not None:
             self.texts = self._texts_any                 # `apply` returns whether the step is over: so does this
         self._code_of = dict(enumerate(game.deck.code)).__getitem__
+        if self.windows:
+            self._cards_sorted = self.legal_sorted   # (the generated display-ordered listing, if any)
+            self._card_texts = self.texts
+            self.apply = self._w_apply
+            self.legal = self._w_legal
+            self.legal_sorted = self._w_legal_sorted
+            self.texts = self._w_texts
+            self.legal_texts = None
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
+        s.win = None
         hands = s.z[self.hand]
         leader = self.first_leader(s) % s.n
         out = s.v[SITS_OUT] if self.sitting else -1
@@ -262,8 +283,8 @@ class Tricks(Legality, Choosing, FastPaths, Step):
 
     def position(self, s) -> int:
         """The seat whose turn it is in the trick (whose cards are played): ``v[TO_ACT]`` unless another
-        seat plays for it (``played_by:``)."""
-        if self.played_by is None:
+        seat plays for it (``played_by:``) or a window's seat is to act (``windows:``)."""
+        if self.played_by is None and not self.windows:
             return s.v[TO_ACT]
         if not s.plays:
             return s.v[LEADER]
@@ -304,14 +325,22 @@ class Tricks(Legality, Choosing, FastPaths, Step):
         return list(map(self._code_of, moves))
 
     def is_legal(self, s, card):
+        if self.windows and s.win is not None:
+            return self._window(s).is_legal(s, card)
         return card in self._legal(s)
 
     def random_move(self, s, rng):
-        legal = self._legal(s)
+        legal = self.legal(s) if self.windows else self._legal(s)
         return legal[int(rng.random() * len(legal))]
 
     def playout(self, s, rng):
         """Play random legal cards until the step ends (the fast random-playout loop)."""
+        if self.windows:   # windows open between plays: the step's own legal/apply (tricks/windows.py)
+            legal, play, random = self.legal, self.apply, rng.random
+            while True:
+                l = legal(s)
+                if play(s, l[int(random() * len(l))]):
+                    return
         if self.auto or self.choose is not None or self.played_by is not None:
             legal, play, random = self._legal, self._move, rng.random
             while True:
@@ -329,11 +358,15 @@ class Tricks(Legality, Choosing, FastPaths, Step):
 
     # ---- text ----------------------------------------------------------------
     def text(self, s, card):
+        if self.windows and s.win is not None:
+            return self._window(s).text(s, card)
         if card >= CHOICE:
             return f"{self.choose['word']} {self._choice_text(s, self._choice_value(s, card))}"
         return s.game.deck.code[card]
 
     def parse(self, s, text):
+        if self.windows and s.win is not None:
+            return self._window(s).parse(s, text)
         t = text.strip()
         if self.choose is not None:
             low = " ".join(t.lower().split())
@@ -343,3 +376,30 @@ class Tricks(Legality, Choosing, FastPaths, Step):
         if t.lower().startswith("play "):
             t = t[5:]
         return s.game.deck.face(t)
+
+    def why_illegal(self, s, card):
+        if self.windows and s.win is not None:
+            return self._window(s).why_illegal(s, card)
+        return Legality.why_illegal(self, s, card)
+
+    def choice_names(self, game):
+        """The cards (and ``choose:`` words), then the actions of the step's windows."""
+        out = Choosing.choice_names(self, game)
+        for w in self.windows:
+            out += [x for x in w.step.choice_names(game) if x not in out]
+        return out
+
+    def move_ids(self, codec):
+        return None if self.windows else FastPaths.move_ids(self, codec)
+
+    def add_view(self, s, seat, out):
+        if self.windows and s.win is not None:
+            w = self.windows[s.win]
+            out["window"] = {"name": w.name, "after": w.after}
+            w.step.add_view(s, seat, out)
+
+    def restore(self, s, view):
+        """Rebuild the step's own position from a view (determinization): an open window."""
+        if self.windows:
+            self.restore_window(s, view)
+
