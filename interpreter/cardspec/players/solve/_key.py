@@ -98,6 +98,7 @@ def _search_fns(game):
             "    s.partial = self.partial\n"
             "    s._chpos = self._chpos\n"
             "    s.eff = self.eff\n"
+            "    s.win = self.win\n"
             "    return s\n")
     ns = {"dumps": _dumps, "new": State.__new__, "State": State}
     exec(compile(key + copy, "<solve._search_fns>", "exec"), ns)
