@@ -188,3 +188,21 @@ def test_a_burst_of_edits_is_checked_once_and_a_hover_is_answered_meanwhile(tmp_
     assert hover is not None and "extends" in hover.contents.value.lower()
     assert 1 <= len(after) <= 3, len(after)
     assert any("undefined_59" in d.message for d in after[-1].diagnostics)
+
+
+def test_names_offered_are_the_rulesets_own_with_an_options_help_type_and_default():
+    """Issue 35 item 9: hover on an option showed no help, type or default, and completion in Hearts offered
+    bid_contract and declarer (table values of an auction Hearts has not). Now an option's detail is its
+    type, default and help, and a table value is offered only with its mechanism (Napoleon's auction)."""
+    from cardspec.authoring.lsp import name_completions
+    from cardspec.rules import rulesets_dir
+    def names(game):
+        p = Path(rulesets_dir()) / f"{game}.yaml"
+        return {n: (k, d) for n, k, d in name_completions(str(p), p.read_text())}
+    hearts = names("hearts")
+    assert "bid_contract" not in hearts and "declarer" not in hearts and "called_by" not in hearts
+    assert {"trick_number", "led_suit", "dealer", "trump"} <= set(hearts)
+    kind, detail = hearts["moon"]
+    assert kind == "option" and detail.startswith("bool, default True: Shooting the moon")
+    napoleon = names("napoleon")
+    assert {"bid_contract", "declarer", "called_by"} <= set(napoleon)

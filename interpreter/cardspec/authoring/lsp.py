@@ -220,8 +220,12 @@ def name_completions(path: str, text: str) -> list:
                             names[k] = (kind, section)
             try:
                 from ..engine import Game
+                from ..engine.slots import SYSTEM_VARS
                 game = Game(rs)
+                unused = {k for k, _, _ in SYSTEM_VARS} - _system_values_of(data)
                 for k, b in game.env.names.items():
+                    if k in unused and k not in names:   # a table value of a mechanism this ruleset lacks
+                        continue
                     if k not in names and not k.startswith("_"):
                         kind = "definition" if b.kind == "define" else "value"
                         names[k] = (kind, b.type + (f"({', '.join(b.params)})" if b.params else ""))
@@ -230,13 +234,63 @@ def name_completions(path: str, text: str) -> list:
             except CardspecError:
                 pass
     from ..engine.slots import SYSTEM_VARS
+    relevant = _system_values_of(rs.data if rs is not None else {})
     for k, t, what in SYSTEM_VARS:
-        names.setdefault(k, ("table value", f"{t}: {what}"))
+        if k in relevant:
+            names.setdefault(k, ("table value", f"{t}: {what}"))
+    if rs is not None:   # an option's help, type and default; a declaration's help (hover, completion detail)
+        for section, kind in (("options", "option"), ("zones", "zone"), ("counters", "counter"), ("vars", "var")):
+            sec = rs.data.get(section)
+            for k, spec in (sec.items() if isinstance(sec, dict) else ()):
+                if not isinstance(k, str) or k not in names or names[k][0] != kind or not isinstance(spec, dict):
+                    continue
+                detail = names[k][1] if names[k][1] != section else ""
+                if kind == "option":
+                    detail = f"{spec.get('type', 'int')}, default {spec.get('default')!r}" + (
+                        f", one of {', '.join(map(str, spec['values']))}" if isinstance(spec.get("values"), list) else "")
+                help_ = " ".join(str(spec.get("help") or "").split())
+                names[k] = (kind, detail + (f": {help_}" if help_ else ""))
     docs = builtin_docs()
     for k in BUILTINS:
         sig = docs.get(k)
         names.setdefault(k, ("builtin", f"{sig[0]} → {sig[1]}: {sig[2]}" if sig else "builtin"))
     return sorted((k, kind, detail) for k, (kind, detail) in names.items())
+
+
+#: Table values that mean something only with a mechanism (the rest — dealer, leader, trump … — always do):
+#: completion offers them only when the ruleset has it.
+_SYSTEM_NEEDS = {
+    "declarer": ("auction", "bid"), "bid_number": ("auction",), "bid_suit": ("auction",), "bid_rank": ("auction",),
+    "bid_contract": ("auction",), "bid_level": ("auction",), "called_by": ("sides",),
+    "round_number": ("rounds",), "deal_in_round": ("rounds",), "sits_out": ("sits_out",),
+    "turn_number": ("turns",), "redeals": ("auction", "redeal"),
+    "trick_number": ("tricks",), "tricks_total": ("tricks",), "led_suit": ("tricks",), "winner": ("tricks",),
+    "leader": ("tricks",),
+}
+
+
+def _system_values_of(data: dict) -> set:
+    """The table values (engine/slots.py SYSTEM_VARS) that mean something in a ruleset with ``data``: those
+    of its step kinds (auction, tricks, turns …), ``sides:`` and ``match: rounds``; every one when the
+    ruleset cannot be read (no step is known to be missing)."""
+    from ..engine.slots import SYSTEM_VARS
+    everything = {k for k, _, _ in SYSTEM_VARS}
+    steps = data.get("deal") if isinstance(data, dict) else None
+    if not isinstance(steps, list):
+        return everything
+    have = set()
+    for st in steps:
+        if isinstance(st, str):
+            have.add(st)
+        elif isinstance(st, dict):
+            have.update(k for k in st if k not in ("id", "if", "name", "before_deal"))
+    if isinstance(data.get("actions"), dict) and data["actions"]:
+        have.add("turns")
+    if data.get("sides") is not None:
+        have.add("sides")
+    if isinstance(data.get("match"), dict) and data["match"].get("rounds") is not None:
+        have.add("rounds")
+    return {k for k in everything if k not in _SYSTEM_NEEDS or have & set(_SYSTEM_NEEDS[k])}
 
 
 def word_at(text: str, line: int, col: int) -> str:
