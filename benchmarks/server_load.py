@@ -28,6 +28,13 @@ of legal actions) and follows every seat, (4) sends 200 ``create`` messages as f
 prints the latency percentiles (target: every hello under 100 ms; exit status 1 otherwise) and what
 each attack got.
 
+With ``--bot-attack`` (issue 36 item 2) it measures a person's turn latency while other addresses' bots
+search: a victim on 127.0.0.4 plays Hearts (seat 0, three random bots) and times each of his turns — from
+sending his action to the update that asks him again — first alone (``--baseline`` s), then while two
+attacking addresses (127.0.0.2 and .3) each keep ``--attack-tables`` tables of four ``--attack-bot`` bots
+searching (a finished table is replaced). It prints the victim's turn latency quiet and under attack (target:
+the median within 2× of the quiet one; exit status 1 otherwise) and how many moves he made.
+
 A benchmark, not a test: it only sends to 127.0.0.1, is bounded by --timeout, and stops by
 itself. Usage:
 
@@ -35,6 +42,7 @@ itself. Usage:
     python benchmarks/server_load.py --tables 50 --ruleset cancellation-black-lady --players 8 --json
     python benchmarks/server_load.py --store none --store sqlite --store postgresql   # the store's cost
     python benchmarks/server_load.py --hostile            # hello latency under attack
+    python benchmarks/server_load.py --bot-attack         # a person's turn latency beside searching bots
 """
 from __future__ import annotations
 
@@ -418,6 +426,113 @@ async def run_hostile(args):
             "server_stderr_lines": len(err.strip().splitlines()), "server_stderr": err.strip()[-300:]}
 
 
+async def victim(url, seconds, lat, addr="127.0.0.4"):
+    """Play Hearts (seat 0, three random bots) for ``seconds``, recording each turn's latency (s) in ``lat``:
+    from sending an action to the update that asks again (or ends the match)."""
+    rng = random.Random(4)
+    end = time.perf_counter() + seconds
+    async with connect(url, max_size=None, local_addr=(addr, 0)) as ws:
+        while time.perf_counter() < end:
+            await ws.send(json.dumps({"type": "create", "ruleset": "hearts", "players": 4, "seed": rng.randrange(1 << 30),
+                                      "bots": [1, 2, 3], "bot_delay": 0}))
+            created = await _recv_until(ws, lambda m: m["type"] in ("created", "error"))
+            if created["type"] != "created":
+                raise RuntimeError(f"victim: {created}")
+            tid, tok = created["table"], created["tokens"]["0"]
+            await ws.send(json.dumps({"type": "join", "table": tid, "token": tok}))
+            sent = None
+            while time.perf_counter() < end:
+                m = json.loads(await ws.recv())
+                if m.get("type") != "update" or m.get("table") != tid:
+                    continue
+                v = m["view"]
+                if v["terminal"] or v.get("legal_actions"):
+                    if sent is not None:
+                        lat.append(time.perf_counter() - sent)
+                        sent = None
+                    if v["terminal"]:
+                        break
+                    sent = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "table": tid, "token": tok,
+                                              "action": rng.choice(v["legal_actions"])}))
+
+
+async def bot_attacker(url, addr, tables, spec, stop, report):
+    """Keep ``tables`` tables of four ``spec`` bots searching from address ``addr`` until ``stop`` is set."""
+    made = 0
+    async with connect(url, max_size=None, local_addr=(addr, 0)) as ws:
+        live = set()
+        while not stop.is_set():
+            while len(live) < tables and not stop.is_set():
+                await ws.send(json.dumps({"type": "create", "ruleset": "hearts", "players": 4, "seed": made,
+                                          "bots": {str(s): spec for s in range(4)}, "bot_delay": 0}))
+                m = await _recv_until(ws, lambda m: m["type"] in ("created", "error"))
+                if m["type"] != "created":
+                    report.setdefault(f"{addr} refused", m.get("code"))
+                    await asyncio.sleep(1)
+                    break
+                live.add(m["table"])
+                made += 1
+                await ws.send(json.dumps({"type": "join", "table": m["table"]}))
+            try:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+            except asyncio.TimeoutError:
+                continue
+            if m.get("type") == "update" and m["view"]["terminal"]:
+                live.discard(m.get("table"))
+    report[f"{addr} tables created"] = made
+
+
+async def run_bot_attack(args):
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
+                             "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("cardspec: serving "):
+            raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
+        url = line.split()[-1].replace("http://", "ws://") + "ws"
+        quiet, loud, report = [], [], {}
+        await victim(url, args.baseline, quiet)
+        stop = asyncio.Event()
+        attackers = [asyncio.create_task(bot_attacker(url, a, args.attack_tables, args.attack_bot, stop, report))
+                     for a in ("127.0.0.2", "127.0.0.3")]
+        await asyncio.sleep(3)        # the attack's searches under way
+        await victim(url, args.attack, loud)
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(*attackers, return_exceptions=True), 30)
+    finally:
+        proc.terminate()
+        try:
+            _, err = proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            err = ""
+    return {"quiet": _stats(quiet), "under_attack": _stats(loud), "attack": report,
+            "load_average": os.getloadavg(), "server_stderr": _server_problems(err)[-300:]}
+
+
+def main_bot_attack(args):
+    res = asyncio.run(run_bot_attack(args))
+    q, a = res["quiet"], res["under_attack"]
+    ratio = a["p50_ms"] / q["p50_ms"] if q["p50_ms"] else float("inf")
+    res["median_ratio"] = round(ratio, 2)
+    if args.json:
+        print(json.dumps(res, indent=1))
+    else:
+        print(f"victim's turn latency, quiet:        p50 {q['p50_ms']} ms, p95 {q['p95_ms']} ms, max {q['max_ms']} ms "
+              f"({q['n']} turns in {args.baseline:g} s)")
+        print(f"victim's turn latency, under attack: p50 {a['p50_ms']} ms, p95 {a['p95_ms']} ms, max {a['max_ms']} ms "
+              f"({a['n']} turns in {args.attack:g} s)")
+        print(f"median under attack / quiet: {ratio:.2f} (target: at most 2)")
+        for k, v in res["attack"].items():
+            print(f"  {k}: {v}")
+        la = res["load_average"]
+        print(f"load average (1, 5, 15 min) at the end: {la[0]:.1f} {la[1]:.1f} {la[2]:.1f}")
+        if res["server_stderr"]:
+            print("server stderr:", res["server_stderr"])
+    sys.exit(0 if ratio <= 2 else 1)
+
+
 def main_hostile(args):
     res = asyncio.run(run_hostile(args))
     if args.json:
@@ -460,7 +575,13 @@ def main():
     ap.add_argument("--baseline", type=float, default=3.0, help="--hostile: seconds of hellos before the attack")
     ap.add_argument("--attack", type=float, default=20.0, help="--hostile: seconds of hellos during the attack")
     ap.add_argument("--measure-hello", metavar="URL", help=argparse.SUPPRESS)   # the measuring process of --hostile
+    ap.add_argument("--bot-attack", action="store_true",
+                    help="a person's Hearts turn latency while two other addresses' tables of searching bots play")
+    ap.add_argument("--attack-tables", type=int, default=16, help="--bot-attack: tables per attacking address")
+    ap.add_argument("--attack-bot", default="ismcts:2s", help="--bot-attack: the attackers' bot (every seat)")
     args = ap.parse_args()
+    if args.bot_attack:
+        return main_bot_attack(args)
     if args.measure_hello:
         return main_measure(args)
     if args.hostile:

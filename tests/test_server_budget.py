@@ -92,6 +92,34 @@ def test_one_owner_cannot_take_every_worker():
     assert mine == 2 and done == list(range(6))
 
 
+def test_searching_bots_of_many_owners_leave_a_slot_for_a_person():
+    """Issue 36 item 2: bot searches of two owners (two attacking addresses, each within its per_owner
+    share) filled every slot, so a person's call waited for a search to end. A bot's search may take only
+    workers - 1 slots: the person's call starts at once while four searches wait."""
+    import threading
+    reg = Registry()
+    engine = EngineRunner(reg, workers=4, per_owner=2)
+    started, gate = [], threading.Event()
+
+    def search(i):
+        started.append(i)
+        gate.wait(20)          # a long search holding its thread
+        return i
+
+    async def main():
+        bots = [asyncio.create_task(engine.run(None, lambda i=i: search(i), owner=f"attacker{i % 2}", bot=True))
+                for i in range(8)]
+        while len(started) < 3:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        held = len(started)                                                  # searches holding slots
+        mine = await engine.run(None, lambda: len(started), owner="person")   # an action of a person
+        gate.set()
+        return held, mine, await asyncio.gather(*bots)
+    held, mine, done = asyncio.run(main())
+    assert held == 3 and mine == 3 and sorted(done) == list(range(8))
+
+
 def _slow_rule():
     # four loops over the 104-card deck: minutes per judgement (three loops: about a second)
     return ("count(x in deck where count(y in deck where count(z in deck where count(w in deck where "

@@ -41,6 +41,14 @@ class BotRunner:
         return seat, len(t.applied)
 
     @staticmethod
+    def _searches(t, seat) -> bool:
+        """Whether the bot at ``seat`` searches (ISMCTS, a solver: seconds of CPU a move), so its move waits for
+        a slot bots may use (``EngineRunner.run(bot=True)``); a random or rule-based bot's move costs what a
+        person's action does and is not held back behind other tables' searches."""
+        spec = str(t.bot_specs.get(seat, "random"))
+        return not spec.startswith(("random", "policy"))
+
+    @staticmethod
     def _choose(t, seat):
         """``("move" | "timeout", action)``: in a worker process (``Table.remote_bot_move``: the search within
         the CPU budget, past it a random legal move from (seed, seat, decision)), or here without one."""
@@ -68,7 +76,8 @@ class BotRunner:
                     continue
                 seat, decision = job
                 try:
-                    kind, action = await self.engine.run(t, lambda: self._choose(t, seat))
+                    kind, action = await self.engine.run(t, lambda: self._choose(t, seat),
+                                                         bot=self._searches(t, seat))
                 except ProtocolError as e:
                     if e.code != "table/over_budget" or t.closed is not None:
                         raise

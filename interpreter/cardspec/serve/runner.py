@@ -120,7 +120,8 @@ class EngineRunner:
     - waits for its table (one call per table at a time, queued on the loop, no thread blocked);
     - waits for a slot: at most ``per_owner`` calls at once for the tables of one owner (the address,
       or connection, that created them) and ``workers`` in all, so one client's slow tables cannot take
-      every thread;
+      every thread; a bot's search (``bot=True``) at most ``workers - reserved`` (``reserved`` = 1 with two
+      or more workers), so searching bots of many owners cannot hold every slot while a person waits;
     - gets ``budget`` CPU seconds (``Limits.max_call_seconds``, the thread's own CPU clock; and, as a
       backstop, ``cardspec.serve.workers.wall_limit(budget)`` + 5 s of wall time: a thread waiting for a worker
       process uses no CPU, and the worker has its own limits). Past it the call is interrupted (``OverBudget`` raised in its thread) and
@@ -131,7 +132,11 @@ class EngineRunner:
     def __init__(self, registry: Registry, workers: int = 4, per_owner: int = 2):
         self.registry = registry
         self.workers, self.per_owner = workers, per_owner
+        # Slots a bot's search may never take: kept for the calls a person waits for (an action, a view, a
+        # listing), so many tables of searching bots cannot hold every slot (issue 36 item 2).
+        self.reserved = 1 if workers >= 2 else 0
         self._slots = None
+        self._bot_slots = None
         self._owners: dict = {}   # owner -> [Semaphore, users]
         self._tables: dict = {}   # table id -> [Lock, users]
         self._pool = _Pool()
@@ -158,10 +163,13 @@ class EngineRunner:
         if entry[1] == 0:
             del pool[key]
 
-    async def run(self, table, fn, mutates: bool = False, owner=None, budget: float | None = None):
-        """``fn()`` in a worker thread (see the class doc). Returns its result or raises its exception."""
+    async def run(self, table, fn, mutates: bool = False, owner=None, budget: float | None = None,
+                  bot: bool = False):
+        """``fn()`` in a worker thread (see the class doc). Returns its result or raises its exception.
+        ``bot``: a bot's search, which waits for one of the ``workers - reserved`` slots bots may use."""
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
+            self._bot_slots = asyncio.Semaphore(max(1, self.workers - self.reserved))
         if owner is None and table is not None:
             owner = table.address or table.client or table.id
         tid = table.id if table is not None else None
@@ -172,6 +180,9 @@ class EngineRunner:
                 raise ProtocolError("table/not_found", f"table {table.id} has closed ({table.closed})")
             await self._enter(self._owners, owner, lambda: asyncio.Semaphore(self.per_owner))
             try:
+                if bot:
+                    async with self._bot_slots, self._slots:
+                        return await self._call(table, fn, mutates, budget or self.registry.limits.max_call_seconds)
                 async with self._slots:
                     return await self._call(table, fn, mutates, budget or self.registry.limits.max_call_seconds)
             finally:
