@@ -79,3 +79,43 @@ def test_limits_are_published_and_settable_from_the_command_line():
     assert Limits().public()["max_tables_per_network"] == 96
     out = CliRunner().invoke(main, ["serve", "--help"])
     assert "--max-tables-per-network" in out.output and "--evict-idle-after" in out.output
+
+
+def test_a_table_nobody_sits_at_is_evicted_first_and_idle_limits_shrink_with_pressure():
+    """Issue 36 Deliver: "an idle timeout that scales with pressure, and tables with no seated human closed
+    first". On a full server the crowded network's tables where every seat is a bot (idle past
+    evict_idle_after) go before its older tables where a person plays; the idle limit is idle_timeout up to half full, then shrinks with the slots
+    taken down to a quarter of it when full; past half full a bots-only table is reaped at evict_idle_after."""
+    now = [1000.0]
+    lim = Limits(max_tables=10, max_tables_per_client=10, max_tables_per_address=10, max_tables_per_network=10,
+                 evict_idle_after=60.0, idle_timeout=1000.0)
+    reg = Registry(lim)
+    reg.clock = lambda: now[0]
+    a = _client(reg, "198.51.100.1")
+    person = [_create(a)["table"] for _ in range(4)]                        # a person at seat 0
+    robots = [a.one({"type": "create", "ruleset": "hearts", "bots": [0, 1, 2, 3]})["table"] for _ in range(3)]
+    assert abs(reg.idle_limit() - 600.0) < 1e-6                             # 7 of 10: 1000 * (1 - 0.7) * 2
+    b = _client(reg, "203.0.113.1")
+    for _ in range(3):
+        _create(b)
+    for i, t in enumerate(reg.tables.values()):
+        t.touched = now[0] - (100 if t.id in person else 70)              # the person's tables idle longer
+    got = _create(_client(reg, "192.0.2.7"))
+    assert got["type"] == "created"
+    closed = [tid for tid in person + robots if tid not in reg.tables]
+    assert sorted(closed) == sorted(robots)                 # the bots-only tables went (idle past 60 s), not a person's
+    assert abs(reg.idle_limit() - 400.0) < 1e-6                             # 8 of 10 after the reap
+    d = _client(reg, "192.0.2.99")
+    _create(d), _create(d)
+    assert len(reg.tables) == 10 and reg.idle_limit() == 250.0              # full: a quarter of idle_timeout
+    # Past half full (6 of 10: the limit is 800 s), a bots-only table idle 70 s is reaped, a person's not.
+    now2 = [5000.0]
+    reg2 = Registry(lim)
+    reg2.clock = lambda: now2[0]
+    c = _client(reg2, "198.51.100.9")
+    persons = [_create(c)["table"] for _ in range(4)]
+    bots = [c.one({"type": "create", "ruleset": "hearts", "bots": [0, 1, 2, 3]})["table"] for _ in range(2)]
+    for t in reg2.tables.values():
+        t.touched = now2[0] - 70
+    assert abs(reg2.idle_limit() - 800.0) < 1e-6
+    assert sorted(reg2.reap()) == sorted(bots) and all(p in reg2.tables for p in persons)

@@ -280,13 +280,33 @@ class Registry:
         idle = [t for t in by_net[net] if now - t.touched >= lim.evict_idle_after]
         if not idle:
             return False
-        self.close(min(idle, key=lambda t: t.touched), "evicted")
+        # a table nobody sits at (every seat a bot) goes before one where a person plays; then the longest idle
+        self.close(min(idle, key=lambda t: (_has_person(t), t.touched)), "evicted")
         return True
 
+    def idle_limit(self) -> float:
+        """The seconds a table where a person sits may stay idle now: ``idle_timeout`` while the server is at
+        most half full, then shrinking with the slots taken, to a quarter of it (at least
+        ``evict_idle_after``) when it is full (issue 36: an idle timeout that scales with pressure; a person
+        thinking over a move keeps a few minutes). A table where nobody sits (every seat a bot) gets
+        ``evict_idle_after`` once the server is more than half full (``reap``)."""
+        lim = self.limits
+        fill = len(self.tables) / max(1, lim.max_tables)
+        if fill <= 0.5:
+            return lim.idle_timeout
+        floor = max(min(lim.evict_idle_after, lim.idle_timeout), lim.idle_timeout / 4)
+        return max(floor, lim.idle_timeout * (1.0 - fill) * 2.0)
+
     def reap(self) -> list:
-        """Close tables idle for ``idle_timeout`` seconds. Returns the closed ids."""
+        """Close tables idle longer than ``idle_limit()`` (the shortest limit, ``evict_idle_after``, for a
+        table nobody sits at once the server is half full). Returns the closed ids."""
         now = self.clock()
-        gone = [t for t in self.tables.values() if now - t.touched > self.limits.idle_timeout]
+        lim = self.limits
+        limit = self.idle_limit()
+        crowded = len(self.tables) > lim.max_tables / 2
+        floor = min(lim.evict_idle_after, lim.idle_timeout)
+        gone = [t for t in self.tables.values()
+                if now - t.touched > (floor if crowded and not _has_person(t) else limit)]
         for t in gone:
             self.close(t, "idle")
         return [t.id for t in gone]
@@ -322,3 +342,9 @@ class Registry:
 
     def listing(self) -> list:
         return [t.info() for t in self.tables.values()]
+
+
+def _has_person(t) -> bool:
+    """Whether a person may sit at table ``t``: some seat is not a bot."""
+    return len(t.bot_specs) < t.state.n
+
