@@ -60,8 +60,30 @@ def test_play_a_whole_hearts_deal_by_clicking(base_url, browser):
     page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
     assert page.inner_text("#title").startswith("Hearts")
     assert len(page.query_selector_all("#hand .card")) == 13
-    clicks = 0
-    kinds = set()
+    # The pass (listed one card at a time) is chosen whole: three cards selected, shown with what they will
+    # do, undone, chosen again and confirmed (issue 35 item 2).
+    legal = page.evaluate("S.view.legal_actions")
+    assert page.evaluate("S.view.pass_left") == 3 and all(a.startswith("pass ") for a in legal)
+    for _ in range(3):
+        page.click("#hand .card.legal:not(.selected)")
+    assert len(page.query_selector_all("#hand .card.selected")) == 3
+    assert page.evaluate("S.view.pass_left") == 3                      # nothing sent yet
+    confirm = page.query_selector("#actions button.confirm")
+    assert confirm.inner_text().startswith("pass 3 cards:"), confirm.inner_text()
+    page.click("#actions button.clear")                                 # undo
+    assert not page.query_selector_all("#hand .card.selected") and not page.query_selector("#actions button.confirm")
+    assert len(page.query_selector_all("#hand .card")) == 13
+    chosen = []
+    for _ in range(3):
+        el = page.query_selector("#hand .card.legal:not(.selected)")
+        chosen.append(el.get_attribute("data-code"))
+        el.click()
+    version = page.get_attribute("body", "data-version")
+    page.click("#actions button.confirm")
+    wait_until(page, f"document.body.dataset.version !== '{version}'")
+    assert not set(chosen) & set(page.evaluate("S.view.zones.hand[String(S.seat)]"))
+    clicks = 4
+    kinds = {"pass"}
     for _ in range(60):
         page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
         if page.get_attribute("body", "data-turn") == "over":
@@ -78,7 +100,7 @@ def test_play_a_whole_hearts_deal_by_clicking(base_url, browser):
         clicks += 1
         wait_until(page, f"document.body.dataset.version !== '{version}'")
     assert page.get_attribute("body", "data-turn") == "over"
-    assert clicks == 16 and kinds == {"pass", "card"}          # 3 passes, 13 tricks
+    assert clicks == 17 and kinds == {"pass", "card"}          # 3 cards and a confirm, 13 tricks
     result = page.inner_text("#result")
     assert result.startswith("Game over.")
     scores = page.eval_on_selector_all("#scores tr.side", "rows => rows.map(r => r.innerText)")
@@ -320,10 +342,31 @@ MY_CARD_GONE = "code => !myHand(S.view).includes(code)"
 
 
 def test_hearts_by_keyboard(base_url, browser):
-    """Keyboard play: the arrow keys move between the highlighted cards and Enter plays (or passes) the one in
-    focus; a typed card code (e.g. q then s) plays that card. The three passes and five tricks, turn about."""
+    """Keyboard play: a typed card code (e.g. q then s) or Enter on the card in focus selects a card of the
+    pass, Escape undoes the selection, the arrow keys reach the confirm button and Enter sends the whole
+    pass (issue 35 item 2); in the tricks the arrow keys move between the highlighted cards and Enter plays
+    the one in focus, or a typed code plays that card. The pass and five tricks, turn about."""
     page = sit_down(browser, base_url, "hearts", 4, 0, 3, {"deals": 1})
-    for turn in range(8):
+    assert my_turn(page) and page.evaluate("S.view.pass_left") == 3
+    legal = page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)")
+    for code in legal[:3]:
+        page.keyboard.type(code.lower())
+    assert len(page.query_selector_all("#hand .card.selected")) == 3
+    page.keyboard.press("Escape")                                   # undo: nothing was sent
+    assert not page.query_selector_all("#hand .card.selected") and page.evaluate("S.view.pass_left") == 3
+    for code in legal[-3:]:
+        page.keyboard.type(code.lower())
+    for _ in range(40):                                             # the arrow keys reach the confirm button
+        if page.evaluate("document.activeElement.classList.contains('confirm')"):
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.action") == "pass " + " ".join(legal[-3:])
+    version = page.get_attribute("body", "data-version")
+    page.keyboard.press("Enter")
+    wait_until(page, f"document.body.dataset.version !== '{version}'")
+    for code in legal[-3:]:
+        assert page.evaluate(MY_CARD_GONE, code), code
+    for turn in range(5):
         assert my_turn(page)
         version = page.get_attribute("body", "data-version")
         legal = page.eval_on_selector_all("#hand .card.legal", "cs => cs.map(c => c.dataset.code)")

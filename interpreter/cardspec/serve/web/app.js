@@ -301,8 +301,24 @@ function classify(legal, hand) {
   }
   return { cardActions, numbers, other };
 }
+// A pass listed one card at a time (pass_left > 1: "pass 2C", three times) is chosen whole: every set of
+// pass_left distinct cards is offered as one action ("pass 2C 3C 4C", which the server reads as the three),
+// so the cards are selected, shown with what they will do, undoable (clear selection), then confirmed.
+function wholePasses(v, legal) {
+  const left = v.pass_left || 0;
+  if (left < 2 || !legal.length || !legal.every(a => /^pass \S+$/.test(a))) return null;
+  const cards = [...new Set(legal.map(a => a.slice(5)))];
+  const out = [];
+  const pick = (start, chosen) => {
+    if (out.length > 5000) return;
+    if (chosen.length === left) { out.push("pass " + chosen.join(" ")); return; }
+    for (let i = start; i < cards.length; i++) pick(i + 1, chosen.concat([cards[i]]));
+  };
+  pick(0, []);
+  return out.length <= 5000 ? out : null;
+}
 function allLegal(v) {
-  const legal = v.legal_actions || [];
+  const legal = wholePasses(v, v.legal_actions || []) || v.legal_actions || [];
   if (!S.extra.size) return legal;
   const seen = new Set(legal);
   return legal.concat([...S.extra].filter(a => !seen.has(a)));
@@ -628,7 +644,8 @@ function renderMe(v, mine, hand, model) {
   $("#type-action").hidden = !mine;
 }
 function confirmLabel(a) {
-  return (a.verb || "play") + (a.num !== null ? " " + a.num : "") + " " + a.cards.map(pretty).join(" ") +
+  const many = a.verb === "pass" && a.cards.length > 1 ? " " + a.cards.length + " cards:" : "";
+  return (a.verb || "play") + many + (a.num !== null ? " " + a.num : "") + " " + a.cards.map(pretty).join(" ") +
     (a.tail ? " \u2014 " + a.tail : "");
 }
 function actionButton(text, cls, label) {
