@@ -119,6 +119,26 @@ def _server_problems(err: str) -> str:
     return "\n".join(ln for ln in err.strip().splitlines() if not ln.startswith(INFO_LINES))
 
 
+def _serve_quiet():
+    """``(process, ws URL)`` of a new ``cardspec serve --http`` on loopback, no store, no bot delay."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
+                             "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    if not line.startswith("cardspec: serving "):
+        raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
+    return proc, line.split()[-1].replace("http://", "ws://") + "ws"
+
+
+def _stop(proc) -> str:
+    """Stop a server started here; its stderr."""
+    proc.terminate()
+    try:
+        return proc.communicate(timeout=10)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return ""
+
+
 async def run(args, store="none"):
     proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", store,
                              "--bot-delay",
@@ -135,12 +155,7 @@ async def run(args, store="none"):
                                args.timeout)
         dt = time.perf_counter() - t0
     finally:
-        proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            err = ""
+        err = _stop(proc)
     res = {"ruleset": args.ruleset, "players": args.players, "tables": args.tables, "store": store,
            "finished": stats["tables"], "actions": stats["actions"], "client_actions": stats["mine"],
            "messages": stats["messages"], "errors": len(stats["errors"]), "lost": stats["lost"],
@@ -391,13 +406,8 @@ def _stats(lat):
 
 
 async def run_hostile(args):
-    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
-                             "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, url = _serve_quiet()
     try:
-        line = proc.stdout.readline()
-        if not line.startswith("cardspec: serving "):
-            raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
-        url = line.split()[-1].replace("http://", "ws://") + "ws"
         report = {}
         stop = await _measurer(url)
         await asyncio.sleep(args.baseline)
@@ -415,12 +425,7 @@ async def run_hostile(args):
         errors = [repr(r) for r in res if r is not None]
         server_cpu = _cpu_seconds(proc.pid)
     finally:
-        proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            err = ""
+        err = _stop(proc)
     return {"baseline": _stats(quiet), "under_attack": _stats(loud), "attack": report, "attack_errors": errors,
             "load_average": os.getloadavg(), "server_process_cpu_s": server_cpu,
             "server_stderr_lines": len(err.strip().splitlines()), "server_stderr": err.strip()[-300:]}
@@ -484,13 +489,8 @@ async def bot_attacker(url, addr, tables, spec, stop, report):
 
 
 async def run_bot_attack(args):
-    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", "none",
-                             "--bot-delay", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc, url = _serve_quiet()
     try:
-        line = proc.stdout.readline()
-        if not line.startswith("cardspec: serving "):
-            raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
-        url = line.split()[-1].replace("http://", "ws://") + "ws"
         quiet, loud, report = [], [], {}
         await victim(url, args.baseline, quiet)
         stop = asyncio.Event()
@@ -501,12 +501,7 @@ async def run_bot_attack(args):
         stop.set()
         await asyncio.wait_for(asyncio.gather(*attackers, return_exceptions=True), 30)
     finally:
-        proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            err = ""
+        err = _stop(proc)
     return {"quiet": _stats(quiet), "under_attack": _stats(loud), "attack": report,
             "load_average": os.getloadavg(), "server_stderr": _server_problems(err)[-300:]}
 

@@ -144,16 +144,10 @@ def _template(game, view, seed=None):
                                f"(supported: {', '.join(sorted(SUPPORTED))})")
     if getattr(step, "kind", None) == "turns":
         # The turn's counters (_turns.py): phase, actions in it, the next-seat override, turns taken.
-        from .steps.turns import ACTOR, CNT, NEXT, PH, SEAT, TURNS
-        turn = view.get("turn")
-        if turn is None:
+        from .steps.turns import counters_from_view
+        if view.get("turn") is None:
             raise DeterminizeError("this view of a turns step has no 'turn' (make it with State.view(seat))")
-        ts = [0, 0, -1, 0, 0, -1, -1, None]
-        ts[PH], ts[CNT], ts[SEAT] = turn["phase"], turn["actions_in_phase"], turn["seat"]
-        ts[NEXT] = turn.get("next_seat", -1)
-        ts[TURNS] = turn["number"] - 1
-        ts[ACTOR] = view["to_act"]
-        s.ts = ts
+        s.ts = counters_from_view(view)
     restore = getattr(step, "restore", None)
     if restore is not None:   # a step that keeps its own position (the auction's bids so far)
         restore(s, view)

@@ -144,12 +144,6 @@ class Windows:
         if win is None:
             return
         i = next(k for k, w in enumerate(self.windows) if w.name == win["name"])
-        from ..turns import ACTOR, CNT, NEXT, PH, SEAT, TURNS
-        turn = view["turn"]
-        ts = [0, 0, -1, 0, 0, -1, -1, None]
-        ts[PH], ts[CNT], ts[SEAT] = turn["phase"], turn["actions_in_phase"], turn["seat"]
-        ts[NEXT] = turn.get("next_seat", -1)
-        ts[TURNS] = turn["number"] - 1
-        ts[ACTOR] = view["to_act"]
-        s.ts = ts
+        from ..turns import counters_from_view
+        s.ts = counters_from_view(view)
         s.win = i

@@ -12,8 +12,8 @@ names other modules and tests import from ``cardspec.engine.steps.turns``. Insid
 - ``moves.py``: the internal moves (``DONE``, ``SKIP``) and the turn counters (``PH`` … ``WHY``).
 """
 from .core import MAX_TURNS_WITHOUT_DECISION, Turns
-from .moves import ACTOR, CNT, DONE, END, NEXT, PH, SEAT, SKIP, TURNS, WHY
+from .moves import ACTOR, CNT, DONE, END, NEXT, PH, SEAT, SKIP, TURNS, WHY, counters_from_view
 from .number import MAX_NUMBER_VALUES, _range
 
 __all__ = ["Turns", "DONE", "SKIP", "PH", "CNT", "NEXT", "END", "TURNS", "SEAT", "ACTOR", "WHY",
-           "MAX_NUMBER_VALUES", "MAX_TURNS_WITHOUT_DECISION", "_range"]
+           "MAX_NUMBER_VALUES", "MAX_TURNS_WITHOUT_DECISION", "_range", "counters_from_view"]

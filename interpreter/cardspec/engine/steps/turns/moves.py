@@ -9,3 +9,17 @@ the step, deal or match and why, for ``game_over``'s ``reason``; None while it r
 DONE = (-1, ())
 SKIP = (-2, ())
 PH, CNT, NEXT, END, TURNS, SEAT, ACTOR, WHY = range(8)
+
+
+def counters_from_view(view) -> list:
+    """A turns step's counters (``State.ts``) rebuilt from a view's ``turn`` (``Turns.add_view``) and its
+    ``to_act``: phase, actions in it, the turn's seat, the next-seat override, turns taken, the actor.
+    Raises ``KeyError`` when the view has no ``turn``."""
+    turn = view["turn"]
+    ts = [0, 0, -1, 0, 0, -1, -1, None]
+    ts[PH], ts[CNT], ts[SEAT] = turn["phase"], turn["actions_in_phase"], turn["seat"]
+    ts[NEXT] = turn.get("next_seat", -1)
+    ts[TURNS] = turn["number"] - 1
+    ts[ACTOR] = view["to_act"]
+    return ts
+
