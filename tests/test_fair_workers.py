@@ -88,3 +88,30 @@ def test_a_real_pool_of_one_worker_serves_the_person_first():
         assert got[0] == "P" and sorted(got) == ["A", "A", "P"], got
     finally:
         pool.shutdown()
+
+
+def test_a_clients_minute_of_bot_searches_is_bounded_and_refills():
+    """Issue 36 Deliver: per-client and global budgets of bot search per minute (serve/fairness.py
+    SearchBudget). An address that spent its 60 s in the last minute gets no more searches (its bots move at
+    random) while another address still searches; the server's total bounds everyone; a minute later the
+    budget is back."""
+    from cardspec.serve.fairness import SearchBudget
+    now = [0.0]
+    b = SearchBudget(per_owner=60.0, total=100.0, clock=lambda: now[0])
+    for _ in range(30):
+        assert b.allows("attacker")
+        b.spend("attacker", 2.0)
+        now[0] += 1.0
+    assert not b.allows("attacker") and b.used("attacker") == 60.0
+    assert b.allows("victim")                     # another client still searches
+    b.spend("victim", 40.0)
+    assert not b.allows("third")                  # the server's 100 s are spent
+    now[0] += 61.0
+    assert b.allows("attacker") and b.allows("third") and b.used() == 0.0
+    assert b.refused == 2
+
+
+def test_the_server_publishes_its_bot_search_budgets():
+    from cardspec.serve.protocol import Limits
+    pub = Limits().public()
+    assert pub["max_bot_seconds_per_minute"] == 60.0 and pub["max_bot_seconds_per_minute_total"] == 180.0

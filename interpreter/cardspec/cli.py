@@ -512,6 +512,10 @@ def replay(scenario, as_json, option):
               help="Cap of ismcts:N (iterations per move).")
 @click.option("--max-bot-seconds", type=click.FloatRange(0.01, 60), default=2.0, show_default=True,
               help="Cap of ismcts:Xs (seconds per move).")
+@click.option("--max-bot-seconds-per-minute", type=click.FloatRange(0), default=60.0, show_default=True,
+              help="Seconds of bot search one client (address) may use in any minute; past it its bots move at random.")
+@click.option("--max-bot-seconds-per-minute-total", type=click.FloatRange(0), default=180.0, show_default=True,
+              help="Seconds of bot search every table together may use in any minute.")
 @click.option("--max-call-seconds", type=click.FloatRange(0.1, 600), default=5.0, show_default=True,
               help="CPU seconds one engine call (an action with its judgement, a bot move, a listing) may take.")
 @click.option("--max-call-memory", type=click.IntRange(16, 1 << 20), default=1024, show_default=True, metavar="MB",
@@ -527,7 +531,8 @@ def replay(scenario, as_json, option):
               help="--http: a Host name the server answers to besides the bound address (repeatable; '*': any), "
                    "e.g. the name a reverse proxy forwards. Others get http/bad_host (DNS rebinding).")
 def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, max_tables_per_client,
-          max_tables_per_address, max_tables_per_network, evict_idle_after, max_connections_per_address, max_bot_iterations, max_bot_seconds, max_call_seconds,
+          max_tables_per_address, max_tables_per_network, evict_idle_after, max_connections_per_address, max_bot_iterations, max_bot_seconds,
+          max_bot_seconds_per_minute, max_bot_seconds_per_minute_total, max_call_seconds,
           max_call_memory, allow_origin, allow_host, store):
     """Serve the table protocol (docs/protocol.md) over stdio or HTTP/WebSocket."""
     from .serve.protocol import Limits
@@ -539,6 +544,8 @@ def serve(stdio, http, max_tables, max_message_bytes, idle_timeout, bot_delay, m
                     max_tables_per_address=max_tables_per_address, max_tables_per_network=max_tables_per_network,
                     evict_idle_after=evict_idle_after, max_connections_per_address=max_connections_per_address, max_bot_iterations=max_bot_iterations,
                     max_bot_seconds=max_bot_seconds, max_call_seconds=max_call_seconds,
+                    max_bot_seconds_per_minute=max_bot_seconds_per_minute,
+                    max_bot_seconds_per_minute_total=max_bot_seconds_per_minute_total,
                     max_call_memory=max_call_memory << 20)
     if not stdio:
         from .serve.server import parse_address

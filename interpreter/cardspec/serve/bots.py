@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 
 from .messages import ProtocolError
+from .fairness import SearchBudget
 from .registry import Registry
 from .runner import EngineRunner
 
@@ -22,6 +24,8 @@ class BotRunner:
         self.engine = engine
         self.running: dict[str, asyncio.Task] = {}
         self.errors = 0
+        lim = registry.limits
+        self.budget = SearchBudget(lim.max_bot_seconds_per_minute, lim.max_bot_seconds_per_minute_total)
 
     def changed(self, table):
         if table.closed is None and table.id not in self.running and table.bot_to_act() is not None:
@@ -47,6 +51,15 @@ class BotRunner:
         person's action does and is not held back behind other tables' searches."""
         spec = str(t.bot_specs.get(seat, "random"))
         return not spec.startswith(("random", "policy"))
+
+    @staticmethod
+    def _timed(took, fn, *args):
+        """``fn(*args)``, its wall time (s) put in ``took[0]`` (also when it raises)."""
+        began = time.monotonic()
+        try:
+            return fn(*args)
+        finally:
+            took[0] = time.monotonic() - began
 
     @staticmethod
     def _choose(t, seat):
@@ -75,9 +88,15 @@ class BotRunner:
                     await asyncio.sleep(self.claim_retry)
                     continue
                 seat, decision = job
+                searches = self._searches(t, seat)
+                owner = t.address or t.client or t.id
+                if searches and not self.budget.allows(owner):   # the client's (or server's) minute is spent
+                    await self.engine.run(t, lambda: self._play(t, seat, None, decision), mutates=True)
+                    continue
+                took = [0.0]   # the search's own seconds (not the wait for a slot)
                 try:
-                    kind, action = await self.engine.run(t, lambda: self._choose(t, seat),
-                                                         bot=self._searches(t, seat))
+                    kind, action = await self.engine.run(t, lambda: self._timed(took, self._choose, t, seat),
+                                                         bot=searches)
                 except ProtocolError as e:
                     if e.code != "table/over_budget" or t.closed is not None:
                         raise
@@ -85,6 +104,8 @@ class BotRunner:
                         self.registry.close(t, "over_budget")
                         raise
                     kind, action = "timeout", None
+                if searches:
+                    self.budget.spend(owner, took[0])
                 if kind == "timeout":
                     self.engine.interrupted += 1
                 await self.engine.run(t, lambda: self._play(t, seat, action, decision), mutates=True)

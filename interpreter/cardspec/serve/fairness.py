@@ -16,6 +16,8 @@ deterministic: tests/test_fair_workers.py checks the order of grants.
 from __future__ import annotations
 
 import itertools
+import time
+from collections import deque
 
 #: The kind of a call: a person waits for it (0) or it is a bot's move (1).
 PERSON, BOT = 0, 1
@@ -58,3 +60,56 @@ class FairTurns:
 
     def served(self, owner) -> int:
         return self._served.get(owner, 0)
+
+
+class SearchBudget:
+    """Seconds of bot search a client (an owner: the tables' address) and the whole server may spend in any
+    minute (issue 36: "per-client and global budgets for bot CPU per minute"). A searching bot whose owner,
+    or the server, has spent its budget in the last ``window`` seconds makes a random legal move instead of
+    searching (the move a search past its per-move budget makes), so one client's many searching tables
+    cost others nothing and the server's searches stay bounded. Times are the searches' wall time (an upper
+    bound of the CPU they took). Pure apart from ``clock``; tests/test_fair_workers.py drives it with a fake
+    clock."""
+
+    def __init__(self, per_owner: float, total: float, window: float = 60.0, clock=time.monotonic):
+        self.per_owner, self.total, self.window, self.clock = per_owner, total, window, clock
+        self._spent: deque = deque()   # (time, owner, seconds)
+        self._by_owner: dict = {}
+        self._all = 0.0
+        self.refused = 0
+
+    def _forget_old(self):
+        old = self.clock() - self.window
+        spent = self._spent
+        while spent and spent[0][0] < old:
+            _, owner, sec = spent.popleft()
+            self._all -= sec
+            left = self._by_owner[owner] - sec
+            if left <= 1e-9:
+                del self._by_owner[owner]
+            else:
+                self._by_owner[owner] = left
+
+    def allows(self, owner) -> bool:
+        """Whether ``owner``'s next search may run (both budgets have something left); counts a refusal."""
+        self._forget_old()
+        ok = self._by_owner.get(owner, 0.0) < self.per_owner and self._all < self.total
+        if not ok:
+            self.refused += 1
+        return ok
+
+    def spend(self, owner, seconds: float) -> None:
+        """Record a search of ``seconds`` by ``owner``."""
+        if len(self._by_owner) > MAX_OWNERS:
+            self._spent.clear()
+            self._by_owner.clear()
+            self._all = 0.0
+        self._spent.append((self.clock(), owner, seconds))
+        self._by_owner[owner] = self._by_owner.get(owner, 0.0) + seconds
+        self._all += seconds
+
+    def used(self, owner=None) -> float:
+        """Seconds spent in the window by ``owner`` (None: by everyone)."""
+        self._forget_old()
+        return self._all if owner is None else self._by_owner.get(owner, 0.0)
+

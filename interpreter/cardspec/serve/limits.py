@@ -53,6 +53,8 @@ class Limits:
     connection_timeout: float = 5.0
     max_call_seconds: float = 5.0
     max_legal_listed: int = 500
+    max_bot_seconds_per_minute: float = 60.0            # searches of one client's bots (its address)
+    max_bot_seconds_per_minute_total: float = 180.0     # searches of every bot of the server
     max_call_memory: int | None = 1 << 30
 
     def public(self) -> dict:
@@ -61,7 +63,9 @@ class Limits:
                 "max_bot_delay": self.max_bot_delay, "max_bot_iterations": self.max_bot_iterations,
                 "max_bot_seconds": self.max_bot_seconds, "max_tables_per_client": self.max_tables_per_client,
                 "max_tables_per_address": self.max_tables_per_address,
-                "max_tables_per_network": self.max_tables_per_network}
+                "max_tables_per_network": self.max_tables_per_network,
+                "max_bot_seconds_per_minute": self.max_bot_seconds_per_minute,
+                "max_bot_seconds_per_minute_total": self.max_bot_seconds_per_minute_total}
 
 
 def check_bot_spec(spec: str, limits: Limits, where: str = "bots") -> None:
