@@ -1,10 +1,9 @@
 """An auction by pairs (``auction: say_hold: true``): one seat *says* bids to another, who *holds* or passes.
 
-Skat's bidding (docs/rules/skat.md, "Bidding"): middlehand says to forehand; forehand holds each bid
-(accepts the same number) or passes; the survivor then hears rearhand say in the same way; the survivor
-of the last pair declares. Other games bid the same way (Schafkopf's and Doppelkopf's club rules, the
-Skat family's Bierlachs and Räuberskat), so it is a mode of the ``auction`` step (docs/auction.md, "An
-auction by pairs"), not a game's step:
+A bidding by pairs: the second seat after the dealer says numbers to the first, who holds each (accepts
+the same number) or passes; the survivor then hears the next seat say in the same way; the survivor of
+the last pair declares. It is a mode of the ``auction`` step, for every game that bids this way
+(docs/auction.md, "An auction by pairs", names them), not a game's step:
 
 - the first holder is the auction's ``first:`` seat (default: the next player after the dealer); the
   other seats, in play order after it, are the sayers, each in turn;

@@ -1,9 +1,10 @@
 """Windows in the play of tricks (``tricks: windows:``): decisions out of the turn of play (docs/tricks.md,
 "Decisions between plays").
 
-Some decisions belong to the moment, not to the seat whose turn it is: Goninkan's trick winner may
-declare 16 after a sukonku trick, Doppelkopf's players announce Re or Kontra while the tricks go on, a
-player of a climbing or fishing game may interrupt. A window opens at a moment of the play — after a
+Some decisions belong to the moment, not to the seat whose turn it is: a trick's winner may make a
+declaration after that trick, players announce a doubling while the tricks go on, the holder of two
+cards announces them as he plays the second (the games: docs/tricks.md, "Decisions between plays"). A
+window opens at a moment of the play — after a
 trick (``after: trick``, before the next lead) or after a card that is not a trick's last (``after:
 card``) — when its ``when:`` holds, and runs a ``turns`` step there (``turns:``: the same keys as a
 ``turns`` step of the deal: ``first:``, ``next:``, ``until:``, its actions and phases), so the seats
