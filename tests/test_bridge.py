@@ -376,3 +376,23 @@ def test_explain_reads_like_bridge():
     for words in ("call double when", "call redouble when", "NT: no trumps", "is chosen by", "seen by everyone while",
                   "first player of the high bidder's team to name"):
         assert words.lower() in text.lower(), words
+
+
+def test_the_log_names_each_seats_last_bid_and_the_dummys_hand_on_a_wrong_card():
+    """Fresh eyes (a bridge player reading `cardspec play bridge`): the deal's bid/took line showed each seat's
+    last call — the 7 NT declarer as "bid pass", his partner as "bid redouble"; now a seat's last bid, a
+    pass only for a seat that never bid. A declarer naming his own card at the dummy's turn is told whose
+    hand is being played, not "not in your hand"."""
+    from cardspec.play.terminal import format_events
+    s = play(dealt({}), "bid 1 C", "bid 7 NT", "double", "redouble", "pass", "pass", "pass")
+    rng = random.Random(1)
+    while not s.terminal and s.view(None)["deal"] == 1:
+        s.apply(rng.choice(s.legal_actions()))
+    line = next(x for x in format_events(G(), s.log_all()) if x.strip().startswith("bid/took"))
+    assert "seat 1: bid 7 NT" in line and "seat 0: bid 1 C" in line and "seat 3: bid pass" in line, line
+    assert "redouble" not in line and "double" not in line
+    s = play(dealt({0: N, 1: E, 2: S, 3: W}), "bid 1 D", "pass", "pass", "pass", "AH")
+    assert s.to_act == 0
+    with pytest.raises(IllegalAction) as e:
+        s.apply("AS")                                    # North's own card at the dummy's (South's) turn
+    assert "not in the hand of seat 2, whose turn it is" in str(e.value)

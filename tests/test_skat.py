@@ -333,6 +333,9 @@ def _check_deals(g, seeds, want):
             pts = oracle.card_points(taken) + oracle.card_points(skat)
             expect = oracle.score(game_, bid, twelve, picked, announced, pts, n_tricks)
             got = [e for e in log[start:] if e["type"] == "deal_score"][-1]["points"]
+            res = [e for e in log[start:] if e["type"] == "skat_result"][-1]   # the working, in the log
+            assert (res["seat"], res["points"], res["tricks"]) == (declarer, pts, n_tricks)
+            assert res["value"] == (abs(expect) if expect > 0 else abs(expect) // 2)
             assert got == {str(p): (expect if p == declarer else 0) for p in range(3)}, (game_, bid, picked,
                                                                                        announced, pts, n_tricks)
             games_seen.add((game_, expect > 0))

@@ -71,8 +71,12 @@ def format_events(game, events, seat=None, quiet: bool = False, tally=None) -> l
         t = ev.get("type")
         if t == "deal_start":
             tally.clear()
-        elif t == "bid":
-            tally.setdefault("bids", {})[ev["seat"]] = ev["bid"]
+        elif t == "bid":   # a seat's last bid; a pass, a hold or a call (double) does not replace one
+            bids = tally.setdefault("bids", {})
+            if ev["bid"] in ("pass", "hold") or ev.get("call"):
+                bids.setdefault(ev["seat"], "pass")
+            else:
+                bids[ev["seat"]] = ev["bid"]
         elif t == "trick" and not ev.get("carried"):
             took = tally.setdefault("tricks", {})
             taker = ev.get("taker", ev["winner"])   # the seat that took the cards (tricks: take:)

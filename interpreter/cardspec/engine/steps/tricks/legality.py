@@ -107,9 +107,10 @@ class Legality:
             return "not one of the choices"
         if card >= CHOICE:
             return "there is nothing to choose now"
-        hand = s.z[self.hand][self.position(s)]
-        if card not in hand:
-            return "not in your hand"
+        seat = self.position(s)
+        hand = s.z[self.hand][seat]
+        if card not in hand:   # (played_by: the card of another seat's turn, from that seat's hand)
+            return "not in your hand" if seat == s.v[TO_ACT] else f"not in the hand of seat {seat}, whose turn it is"
         if s.plays and self.follow == "suit" and s.v[LED_SUIT] >= 0:
             led = s.v[LED_SUIT]
             suit = s.eff[0] if s.eff is not None else s.game.deck.eff_suit
