@@ -202,3 +202,18 @@ def test_the_new_declaration_keys_refuse_what_they_do_not_take(tmp_path, decl):
     with pytest.raises(cardspec.RulesetError) as e:
         cardspec.load(str(f), 4)
     assert "variant.yaml:" in str(e.value) and ("announced" in str(e.value) or "shown_as" in str(e.value))
+
+
+def test_a_window_condition_reading_a_hidden_hand_is_reported(tmp_path):
+    """A tricks step's window (docs/tricks.md "Decisions between plays") opens when its ``when:`` holds, and
+    whose turn it becomes is seen by every seat: a condition reading a hand only its owner sees tells every
+    seat about that hand. Jass's Stöck opens on cards already played (no warning); a variant opening it on
+    the king of trumps still in seat 0's hand is reported at the condition."""
+    jass = ROOT / "tests" / "windows" / "jass-stoeck.yaml"
+    assert not leaks(jass)
+    text = jass.read_text().replace("after: card, when: stoeck_by >= 0,", "after: card, when: 'KH in hand[0]',", 1)
+    f = tmp_path / "jass-peek.yaml"
+    f.write_text(text)
+    found = leaks(f)
+    assert len(found) == 1 and "whether the window 'stoeck' opens" in found[0].message, found
+    assert "hand" in found[0].message and found[0].file.endswith("jass-peek.yaml")

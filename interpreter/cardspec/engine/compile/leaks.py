@@ -17,6 +17,9 @@ and that no ``move`` fills from a face-down zone — may be read freely. Definit
 their calls. The flow counted is the value written and the ``if:`` conditions guarding the effect
 (``if: AS in hand[0]`` then ``add`` … tells as much as the value).
 
+A tricks step's window condition (``windows: [{when}]``) is judged like a value every seat sees: whether
+the window opens shows in whose turn it is.
+
 What is not judged: effects of a step after the deal's last decision (the deal is over: the rules show the
 hands for the count, docs/rulesets.md "Scoring"), ``match:`` (between deals), score steps, ``emit`` and
 ``reveal`` (the author's own announcement: the event names what it tells), reads of a zone that a
@@ -62,9 +65,11 @@ def run(g):
             continue
         seen.add((path[:k], what))
         zones = ", ".join(sorted(g.zones[i].name for i in read))
+        said = (f"{what} is seen by every seat (whose turn it becomes), and this condition reads {zones}"
+                if path[-1] == "when" else
+                f"{what} is shown to every seat, and this effect writes into it what it reads of {zones}")
         w = comp.pos.problem(
-            path, f"{what} is shown to every seat, and this effect writes into it what it reads of {zones} "
-            f"(cards some seat cannot see): every seat learns about those cards",
+            path, f"{said} (cards some seat cannot see): every seat learns about those cards",
             "keep the value where only its owner sees it (a counter's visibility: owner, a var's visibility: "
             "none or seen_by:), or, if the rules announce it to all, say so on its declaration (announced: "
             "THE RULE)")
@@ -193,7 +198,12 @@ def _after_last_decision(g) -> frozenset:
 
 def _sink(g, path) -> tuple | None:
     """``(k, what)`` when ``path`` is a value an effect writes into something every seat sees: ``path[k]`` is
-    the effect's kind and ``what`` names the target for the message; None otherwise."""
+    the effect's kind and ``what`` names the target for the message; or a tricks step's window condition
+    (``windows: [{when}]``: whether a window opens shows in whose turn it is); None otherwise."""
+    if len(path) >= 3 and path[-1] == "when" and path[-3] == "windows":
+        node = _at(g.data, path[:-1])
+        name = node.get("name") if isinstance(node, dict) else None
+        return len(path) - 1, f"whether the window{' ' + repr(str(name)) if name else ''} opens"
     for k in range(len(path) - 1, 0, -1):
         if path[k] not in _SINKS:
             continue
