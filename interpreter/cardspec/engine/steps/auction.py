@@ -413,13 +413,18 @@ class Auction(SayHold, Step):
             if v[DECLARER] < 0:
                 return self._all_passed(s)
             return self._finish(s)
+        v[TO_ACT] = self._next_speaker(s, seat)
+        return False
+
+    def _next_speaker(self, s, seat):
+        """The seat after ``seat`` that may still speak (not out with hard passing, not done with ``once``)."""
+        q = s.queue
         nxt = self._after(s, seat)
-        for _ in range(n):
+        for _ in range(s.n):
             if not (self.hard and q[1] >> nxt & 1) and not (self.once and q[2] >> nxt & 1):
                 break
             nxt = self._after(s, nxt)
-        v[TO_ACT] = nxt
-        return False
+        return nxt
 
     def _apply_pair(self, s, seat, move):
         """A call of an auction by pairs (steps/say_hold.py): its event, ``after_bid``, the next speaker."""
@@ -462,12 +467,7 @@ class Auction(SayHold, Step):
             effects(s, seat, last, by)
         if ends is not None and ends(s, seat, last, by):
             return self._finish(s)
-        nxt = self._after(s, seat)
-        for _ in range(s.n):
-            if not (self.hard and q[1] >> nxt & 1):
-                break
-            nxt = self._after(s, nxt)
-        s.v[TO_ACT] = nxt
+        s.v[TO_ACT] = self._next_speaker(s, seat)
         return False
 
     def _first_to_name(self, s, high, level):
