@@ -304,9 +304,9 @@ class Registry:
         lim = self.limits
         limit = self.idle_limit()
         crowded = len(self.tables) > lim.max_tables / 2
-        floor = min(lim.evict_idle_after, lim.idle_timeout)
+        unseated = min(lim.evict_idle_after, lim.idle_timeout)   # the limit of a bots-only table when crowded
         gone = [t for t in self.tables.values()
-                if now - t.touched > (floor if crowded and not _has_person(t) else limit)]
+                if now - t.touched > (unseated if crowded and not _has_person(t) else limit)]
         for t in gone:
             self.close(t, "idle")
         return [t.id for t in gone]
