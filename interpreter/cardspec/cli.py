@@ -351,7 +351,8 @@ def _check_bots(game, bots):
 @click.option("--bots", default=None, metavar="SPEC,…", help=BOTS_HELP)
 def play(ruleset, players, seed, option, as_json, human, dealer, quiet, bots):
     """Play a whole match with bots (and optionally one human seat): random bots, or the ruleset's
-    default bot, unless --bots names the opponents (cardspec info RULESET lists its policies)."""
+    default bot, unless --bots names the opponents (cardspec info RULESET lists its policies). A human seat
+    plays against the ruleset's own bot or first policy, else a searching bot (ISMCTS), unless --bots."""
     from .play.terminal import play_match
     game = _game(ruleset, players, _options(option, ruleset))
     if human is not None and not 0 <= human < game.n:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import json
 
+from ..players import offered_opponents
 from ..errors import CardspecError
 from .messages import ProtocolError
 from .store import ruleset_hash
@@ -47,25 +48,9 @@ def ruleset_catalogue() -> list:
     return out
 
 
-#: The searching opponent a lobby offers (ISMCTS playouts per move: within the server's max_bot_iterations).
-SEARCH_BOT = {"spec": "ismcts:200", "label": "searching (ISMCTS, 200 playouts a move)"}
-
-
 def offered_bots(rs) -> list:
-    """The opponents a lobby offers for ruleset ``rs``: ``[{"spec", "label"}]``, the first the default —
-    the ruleset's own default bot (``bots: default: {bot: meld}``), then its policies (``bots: NAME:
-    {rules}``, labelled by their help), a random player and a searching one (ISMCTS)."""
-    out = []
-    for name, spec in (rs.data.get("bots") or {}).items():
-        if not isinstance(spec, dict):
-            continue
-        if "bot" in spec:
-            out.append({"spec": str(spec["bot"]), "label": f"the game's own bot ({spec['bot']})"})
-        elif "rules" in spec:
-            help_text = " ".join(str(spec.get("help") or "").split())
-            label = f"policy '{name}'" + (f": {help_text}" if help_text else "")
-            out.append({"spec": f"policy:{name}", "label": label if len(label) <= 120 else label[:119] + "…"})
-    return out + [{"spec": "random", "label": "random (any legal move)"}, dict(SEARCH_BOT)]
+    """The opponents a lobby offers for ruleset ``rs`` (``players.offered_opponents``), the first the default."""
+    return offered_opponents(rs.data)
 
 
 @functools.lru_cache(maxsize=64)
