@@ -192,9 +192,22 @@ def _redeal(spec, ctx):
 
 
 def _secret_rule(spec, ctx):
-    return [f"{expr(spec.get('seat', 'dealer'))} chooses a secret rule, kept in {spec.get('var')} "
-            "(written in the expression language, or drawn from the ruleset's library); the others must "
-            "find it out."]
+    out = [f"{expr(spec.get('seat', 'dealer'))} chooses a secret rule, kept in {spec.get('var')} "
+           "(written in the expression language, or drawn from the ruleset's library); the others must "
+           "find it out."]
+    lib = [r for r in spec.get("library") or [] if isinstance(r, dict) and "rule" in r]
+    if lib:
+        from ..lang.words import in_words
+        from ..errors import CardspecError as _Bad
+        out.append(f"The library's {count_of(len(lib), 'rule')}, each in words (a card may follow the last "
+                   "card of the line when …):")
+        for r in lib:
+            try:
+                said = in_words(str(r["rule"]))
+            except _Bad:
+                said = expr(r["rule"])
+            out.append(f"- {r.get('name')}: {said}")
+    return out
 
 
 def _turns(spec, ctx):

@@ -31,7 +31,12 @@ Builtins for every expression of the ruleset:
 - ``judge(RULE, CARD, LINE)`` (bool): whether CARD may follow LINE under rule id RULE (false when
   RULE is -1, no rule chosen);
 - ``rule_text(RULE)``, ``rule_hint(RULE)``, ``rule_name(RULE)`` (str): for log lines at the round's end
-  and hints (``""`` for -1).
+  and hints (``""`` for -1);
+- ``rule_words(RULE)`` (str): the rule in English words (``lang.words.in_words``: "the card has a
+  different colour from the last card"), for revealing it to people as well as its text.
+
+The dealer's view lists the library with each rule's ``words`` beside its text and hint, so a person
+picks a rule by what it says (issue 35), and the dealer's ``secret_rule`` event carries the words too.
 
 Compiled rules are kept per game (``game.ns['_SR_RULES']``: a list of
 ``(name, text, hint, function)``, a typed rule appended once per distinct text),
@@ -74,7 +79,18 @@ def _judge(s, rule, card, line):
 def _info(s, rule, k):
     if rule < 0:
         return ""
+    if k == 4:
+        return rule_words(s.game, rule)
     return s.game.ns["_SR_RULES"][rule][k]
+
+
+def rule_words(game, rid: int) -> str:
+    """Rule ``rid``'s text in English words (``lang.words.in_words``), worked out once per rule."""
+    words = game.ns.setdefault("_SR_WORDS", {})
+    if rid not in words:
+        from ...lang.words import in_words
+        words[rid] = in_words(game.ns["_SR_RULES"][rid][1])
+    return words[rid]
 
 
 def rule_env(game) -> Env:
@@ -156,6 +172,7 @@ def _info_builtin(k):
 builtin("rule_name")(_info_builtin(0))
 builtin("rule_text")(_info_builtin(1))
 builtin("rule_hint")(_info_builtin(2))
+builtin("rule_words")(_info_builtin(4))
 
 
 @step_type("secret_rule")
@@ -256,7 +273,8 @@ class SecretRule(Step):
         s.v[self.var] = rid
         if s.events is not None:
             name, text, hint, _ = s.game.ns["_SR_RULES"][rid]
-            ev = {"type": "secret_rule", "seat": seat, "name": name, "rule": text, "hint": hint}
+            ev = {"type": "secret_rule", "seat": seat, "name": name, "rule": text, "hint": hint,
+                  "words": rule_words(s.game, rid)}
             s.emit(ev, to=(seat,))
             ev["_public"] = {"type": "secret_rule", "seat": seat}
         return True
@@ -277,4 +295,5 @@ class SecretRule(Step):
     def add_view(self, s, seat, out):
         if seat is not None and seat == s.to_act:
             out["secret_rule"] = {"library": [{"name": n, "rule": s.game.ns["_SR_RULES"][r][1],
-                                               "hint": s.game.ns["_SR_RULES"][r][2]} for n, r in self.library]}
+                                               "hint": s.game.ns["_SR_RULES"][r][2],
+                                               "words": rule_words(s.game, r)} for n, r in self.library]}
