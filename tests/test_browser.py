@@ -124,6 +124,7 @@ def test_cancellation_black_lady_with_seven_bots(base_url, browser):
     page.select_option("#players", "8")
     page.fill("#options [data-option=deals]", "1")
     page.select_option("#bot-delay", "0")
+    page.select_option("#bot-kind", "random")     # seven searching bots would make a slow test of the table
     page.click("#create")
     confirmed = []
     for _ in range(80):
@@ -158,8 +159,10 @@ def shot(page, name):
         page.screenshot(path=os.path.join(SHOTS, name + ".png"))
 
 
-def sit_down(browser, base_url, ruleset, players, seat, seed, options=None):
-    """Open the lobby and sit at a new table with bots through the form (seed fixed: the same cards each run)."""
+def sit_down(browser, base_url, ruleset, players, seat, seed, options=None, bots=None):
+    """Open the lobby and sit at a new table with bots through the form (seed fixed: the same cards each run).
+    ``bots``: the opponents chosen in the form (default: the lobby's own default, except a searching bot,
+    which these tests of the table replace by random players to stay quick)."""
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.problems = []
     page.on("pageerror", lambda e: page.problems.append(str(e)))
@@ -171,6 +174,8 @@ def sit_down(browser, base_url, ruleset, players, seat, seed, options=None):
     for name, value in (options or {}).items():
         page.fill(f"#options [data-option={name}]", str(value))
     page.select_option("#bot-delay", "0")
+    kind = bots or page.eval_on_selector("#bot-kind", "s => s.value")
+    page.select_option("#bot-kind", "random" if kind.startswith("ismcts") and not bots else kind)
     page.click("#create")
     my_turn(page)
     return page
@@ -451,7 +456,8 @@ def test_the_lobby_offers_the_games_opponents(base_url, browser):
     specs = page.eval_on_selector_all("#bot-kind option", "os => os.map(o => o.value)")
     assert specs[0] == "policy:basic" and "random" in specs and "ismcts:200" in specs, specs
     page.select_option("#ruleset", "hearts")
-    assert page.eval_on_selector_all("#bot-kind option", "os => os.map(o => o.value)")[0] == "random"
+    # a game without a policy of its own: a searching bot first (issue 35: a default that plays the game)
+    assert page.eval_on_selector_all("#bot-kind option", "os => os.map(o => o.value)")[0] == "ismcts:200"
     page.select_option("#ruleset", "napoleon")
     page.select_option("#my-seat", "2")
     page.select_option("#bot-delay", "0")
@@ -490,5 +496,35 @@ def test_bridge_declarer_plays_the_dummy_from_the_table(base_url, browser):
     assert card not in page.evaluate("S.view.zones.hand['2']")               # played from the dummy
     my_turn(page)                                                             # West follows, then my own card
     assert [2, card] in page.evaluate("S.view.trick") and "playing_for" not in page.evaluate("S.view")
+    assert not page.problems, page.problems
+    page.close()
+
+
+def test_eleusis_dealer_picks_the_secret_rule_by_its_words(base_url, browser):
+    """eleusis-prophets.md: the dealer writes down a secret rule. Issue 35 item 6: "24 buttons with internal
+    names (rule higher_unless_same_suit) and no words; nothing hints that write EXPR exists" — the buttons say
+    each rule in words (its text and hint in the tooltip) and the prompt says how to write one."""
+    page = sit_down(browser, base_url, "eleusis-prophets", 4, 0, 2)
+    labels = page.eval_on_selector_all("#actions button.rule", "bs => bs.map(b => b.innerText)")
+    assert len(labels) == 24 and "the card has a different colour from the last card" in labels, labels
+    assert not any(lab.startswith("rule ") for lab in labels)
+    assert "write card.rank > last.rank" in page.inner_text("#prompt")
+    title = page.get_attribute("#actions button.rule[data-action='rule colours_alternate']", "title")
+    assert "written: card.color != last.color" in title, title
+    click_and_wait(page, "#actions button.rule[data-action='rule colours_alternate']")
+    assert not page.problems, page.problems
+    page.close()
+
+
+def test_red_dog_settled_hand_stays_in_sight_until_my_next_action(base_url, browser):
+    """red-dog.md: a bet settles at once and the next hand is dealt. Issue 35 item 4: "Red Dog clears the
+    cards before the player sees them" — the table keeps "Since your last move": my bet, the third card and
+    the result, and the other seats' hands, until I act again."""
+    page = sit_down(browser, base_url, "red-dog", 3, 2, 5)
+    assert page.is_hidden("#since-area")
+    click_and_wait(page, ".number-choice[data-verb=raise] button.number-go")
+    assert page.is_visible("#since-area")
+    since = page.eval_on_selector_all("#since li", "lis => lis.map(li => li.innerText)")
+    assert since[0].startswith("You: raise") and "third card" in " ".join(since[:3]), since
     assert not page.problems, page.problems
     page.close()

@@ -205,5 +205,5 @@ def test_snapshot_of_a_hearts_table(snap_compare):
     tests/__snapshots__/ (pytest-textual-snapshot; made with textual 8.2.8, the version [dev] pins).
     Update it after a deliberate change with: pytest tests/test_tui.py --snapshot-update."""
     game = cardspec.load("hearts", options={"deals": 1})
-    app = CardTableApp(game, seat=0, seed=5, delay=0, ascii_only=True)
+    app = CardTableApp(game, seat=0, seed=5, delay=0, ascii_only=True, bots="random")
     assert snap_compare(app, terminal_size=(120, 36))

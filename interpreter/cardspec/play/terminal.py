@@ -282,8 +282,25 @@ def _show_view(game, view):
     for line in display_lines(view, contract=contract_of(game, view)):
         click.echo("  " + line)
     if view.get("secret_rule"):   # cardspec._secret: choosing a secret rule
-        click.echo("  type 'rule NAME' (a library rule) or 'write EXPRESSION [hint: TEXT]' "
-                   "(names: card, last, line; e.g. write card.color != last.color)")
+        for line in secret_rule_lines(view):
+            click.echo("  " + line)
+
+
+#: How a person types a rule of their own (a secret-rule step; docs/dsl.md is the language).
+WRITE_HELP = ("or write your own: write EXPRESSION [hint: TEXT] — a yes/no expression of card (the card to "
+              "judge), last (the line's last card) and line, with suits, ranks and colours: "
+              "write card.rank > last.rank hint: Upwards (docs/dsl.md)")
+
+
+def secret_rule_lines(view) -> list:
+    """Lines offering a secret rule to its chooser: each library rule as ``rule NAME: its words (hint)``,
+    then how to write one (``WRITE_HELP``)."""
+    out = ["choose the secret rule: a card may follow the last card of the line when …"]
+    for r in (view.get("secret_rule") or {}).get("library", []):
+        hint = f" (hint: {r['hint']})" if r.get("hint") else ""
+        out.append(f"  rule {r['name']}: {r.get('words') or r['rule']}{hint}")
+    out.append(WRITE_HELP)
+    return out
 
 
 def display_lines(view, counters: bool = True, contract: dict | None = None) -> list:
@@ -377,12 +394,26 @@ def make_bots(game, seed, specs: str | None = None) -> dict:
             for i in range(game.n)}
 
 
+def person_opponents(game) -> str | None:
+    """The opponents a person sits down with when none are named (``cardspec tui``, ``cardspec play
+    --human``): the first of ``players.offered_opponents`` — the ruleset's own bot (None: ``make_bots``
+    builds it from the ruleset's ``bots: default:``), else its first policy, else a searching bot — as a
+    ``make_bots`` spec (issue 35: "a sensible default that plays the game (not random)")."""
+    from ..players import offered_opponents
+    own = (game.data.get("bots") or {}).get("default")
+    if isinstance(own, dict) and "bot" in own:
+        return None
+    return offered_opponents(game.data)[0]["spec"]
+
+
 def play_match(game, seed=0, dealer=None, human=None, as_json=False, out=click.echo, quiet=False, bots=None):
     """Play one match; bots act from their view only. Returns the final state.
 
     ``quiet``: print only each deal's summary and the result (not with ``human``); ``bots``: the
     opponents' specs (``make_bots``)."""
     state = game.new_state(seed=seed, dealer=dealer)
+    if human is not None and not bots:   # a person plays against opponents that play the game
+        bots = person_opponents(game)
     bots = make_bots(game, seed, bots)
     shown = 0
     tally = {}     # the current deal's bids and tricks, for its summary, across the human's log pieces

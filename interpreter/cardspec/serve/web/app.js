@@ -230,6 +230,7 @@ function backToLobby() {
 function act(action) {
   status("");
   S.reason = "";
+  S.since = S.events.length;        // "since your last move" starts with this action and its result
   send({ type: "act", table: S.table, token: S.token, action });
 }
 
@@ -495,6 +496,7 @@ function renderCenter(v, model, mine) {
     zones.append(d);
   }
   melds.hidden = !melds.childElementCount;
+  renderSince();
   const facts = $("#facts");
   facts.innerHTML = "";
   const add = (k, val) => {
@@ -520,6 +522,18 @@ function renderCenter(v, model, mine) {
       add(c.label, c.values.map((x, k) => "Team " + k + ": " + (x.text ?? x.value ?? "?")).join(", "));
     }
   }
+}
+// What happened since my last move (my action, its result, the other seats' moves), kept in sight until my
+// next one: a hand that settles and clears its cards (a spread and its third card) can still be read.
+function renderSince() {
+  const box = $("#since"), area = $("#since-area");
+  box.innerHTML = "";
+  const from = S.since ?? null;
+  const lines = from === null ? [] : S.events.slice(from).map(eventText).filter(Boolean);
+  // my action and its result first, then the latest moves
+  const shown = lines.length > 8 ? lines.slice(0, 3).concat(["\u2026"], lines.slice(-5)) : lines;
+  for (const text of shown) { const li = document.createElement("li"); li.textContent = text; box.append(li); }
+  area.hidden = !shown.length;
 }
 function zoneIsMeldZone(v, name) {
   const d = v.display && Array.isArray(v.display.zones) ? v.display.zones.find(z => z.name === name) : null;
@@ -622,7 +636,13 @@ function renderMe(v, mine, hand, model) {
     b.onclick = () => { S.selected = []; S.target = null; render(); }; box.append(b);
   }
   for (const [verb, vals] of numbers) box.append(numberChoice(verb, vals));
-  for (const t of other) box.append(actionButton(t, "action", prettyText(t)));
+  const library = v.secret_rule && Array.isArray(v.secret_rule.library) ? v.secret_rule.library : null;
+  for (const t of other) {
+    const rule = library && t.startsWith("rule ") ? library.find(r => "rule " + r.name === t) : null;
+    const b = actionButton(t, rule ? "action rule" : "action", rule && rule.words ? rule.words : prettyText(t));
+    if (rule) b.title = (rule.hint ? rule.hint + " \u2014 " : "") + "written: " + rule.rule;
+    box.append(b);
+  }
   let prompt = "";
   if (v.terminal) prompt = "The match is over.";
   else if (mine) {
@@ -637,6 +657,8 @@ function renderMe(v, mine, hand, model) {
     if (cardActions.some(a => a.num !== null) && S.target === null && !S.selected.length)
       prompt += " Click one of your melds to lay off onto it.";
   } else if (S.seat !== null) prompt = "Waiting for " + seatName(v.to_act) + "\u2026";
+  if (mine && library) prompt += " Pick the secret rule by its words, or type your own: write card.rank > last.rank " +
+    "(names: card, last, line; suits, ranks, colours; see the rules language, docs/dsl.md).";
   $("#prompt").textContent = prompt;
   const r = $("#reason");
   r.textContent = S.reason ? "Not allowed: " + S.reason : "";
