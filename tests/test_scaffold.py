@@ -54,3 +54,25 @@ def test_bad_names_existing_files_and_unknown_bases_are_clear_errors(tmp_path, m
     assert again.exit_code == 2 and "x.yaml exists already" in again.output
     unknown = r.invoke(main, ["new", "y", "--from", "heart"])
     assert unknown.exit_code == 2 and "hearts" in unknown.output and "Traceback" not in unknown.output
+
+
+def test_the_schema_reference_survives_a_new_venv(tmp_path, monkeypatch):
+    """Issue 35 item 9: "cardspec new writes a $schema path into the venv's site-packages (breaks when the
+    venv or Python version changes)". The reference is a copy beside the file, refreshed by the next
+    ``cardspec new`` there (or ``cardspec schema --out``), and never a path into the installed package."""
+    import json
+    from cardspec.rules import schema_path
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["new", "my-hearts", "--from", "hearts"])
+    assert r.exit_code == 0, r.output
+    first = (tmp_path / "my-hearts.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=./.cardspec/ruleset.schema.json"
+    assert "site-packages" not in first and str(schema_path().parent) not in first
+    copy = tmp_path / ".cardspec" / "ruleset.schema.json"
+    assert json.loads(copy.read_text()) == json.loads(schema_path().read_text())
+    copy.write_text("{}")                                       # an older release's copy …
+    r = CliRunner().invoke(main, ["new", "my-spades", "--from", "hearts"])
+    assert r.exit_code == 0 and json.loads(copy.read_text()) == json.loads(schema_path().read_text())   # … refreshed
+    out = tmp_path / "elsewhere" / "s.json"
+    r = CliRunner().invoke(main, ["schema", "--out", str(out)])
+    assert r.exit_code == 0 and out.read_text() == schema_path().read_text()

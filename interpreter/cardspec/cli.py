@@ -272,7 +272,8 @@ def new(name, base, output, force):
     """Write a commented two-line variant NAME of BASE, listing BASE's options to change."""
     from .authoring.scaffold import write_variant
     path = write_variant(base, name, output, force)
-    click.echo(f"wrote {path}: extends {base}; check it with: cardspec validate {path}")
+    click.echo(f"wrote {path}: extends {base}; check it with: cardspec validate {path} "
+               f"(editors read the schema copied beside it, .cardspec/ruleset.schema.json)")
 
 
 @main.command()
@@ -283,10 +284,22 @@ def lsp():
 
 
 @main.command()
-def schema():
-    """Print the ruleset JSON Schema."""
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write it to this file (e.g. .cardspec/ruleset.schema.json, where cardspec new points editors).")
+def schema(out):
+    """Print the ruleset JSON Schema (or write it to a file with --out)."""
     from .rules import schema_path
-    click.echo(schema_path().read_text(encoding="utf-8"))
+    text = schema_path().read_text(encoding="utf-8")
+    if out is None:
+        click.echo(text)
+        return
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise click.ClickException(f"cannot write {out}: {e.strerror or e}") from None
+    click.echo(f"wrote {out}")
 
 
 @main.command()

@@ -1,5 +1,8 @@
 """``cardspec new NAME --from BASE``: a commented two-line variant of a ruleset, to edit.
 
+Its first line points editors at the JSON Schema copied beside it (``SCHEMA_COPY``), so the reference
+survives a new venv or Python version.
+
 The file ``extends:`` its base and changes nothing yet; its comments list the base's options (type,
 values or range, default, help) as commented-out overrides, and say how to replace a step or a list.
 It validates as written (tests/test_scaffold.py).
@@ -15,6 +18,12 @@ from ..errors import CardspecError
 from ..rules.loader import _describe, read_ruleset, resolve_path, schema_path
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+#: Where ``cardspec new`` keeps the schema an editor reads, relative to the new file: a copy beside it (issue
+#: 35 item 9: a path into the installed package's site-packages broke when the venv or Python changed). The
+#: copy is written anew by every ``cardspec new`` in that folder (a later release's schema only grows), or by
+#: ``cardspec schema --out .cardspec/ruleset.schema.json``.
+SCHEMA_COPY = "./.cardspec/ruleset.schema.json"
 
 
 class ScaffoldError(CardspecError):
@@ -44,11 +53,7 @@ def variant_text(base: str, name: str, folder: str | os.PathLike = ".") -> str:
     base_ref = base
     if os.sep in base or base.endswith((".yaml", ".yml")):
         base_ref = os.path.relpath(resolve_path(base).resolve(), folder)
-    try:
-        schema_ref = os.path.relpath(schema_path().resolve(), folder)
-    except ValueError:
-        schema_ref = str(schema_path().resolve())
-    lines = [f"# yaml-language-server: $schema={schema_ref}",
+    lines = [f"# yaml-language-server: $schema={SCHEMA_COPY}",
              f"# {name}: a variant of {rs.name} ({rs.title}). Everything not written here comes from {rs.name};",
              "# check it with `cardspec validate FILE`, play it with `cardspec play FILE` (docs/rulesets.md, Variants).",
              f"extends: {base_ref}",
@@ -86,8 +91,13 @@ def write_variant(base: str, name: str, path: str | None = None, force: bool = F
     if target.exists() and not force:
         raise ScaffoldError(f"{target} exists already (choose another name, or --force to overwrite it)")
     text = variant_text(base, name, target.resolve().parent)
+    copy = target.resolve().parent / SCHEMA_COPY
     try:
         target.write_text(text, encoding="utf-8")
+        copy.parent.mkdir(exist_ok=True)
+        schema = schema_path().read_text(encoding="utf-8")
+        if not copy.exists() or copy.read_text(encoding="utf-8") != schema:
+            copy.write_text(schema, encoding="utf-8")
     except OSError as e:
         raise ScaffoldError(f"cannot write {target}: {e.strerror or e}") from None
     return target
