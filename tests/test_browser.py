@@ -448,7 +448,8 @@ def test_a_whole_red_dog_game_without_typing(base_url, browser):
 
 def test_the_lobby_offers_the_games_opponents(base_url, browser):
     """Issue 35 item 1: the lobby offers each game's opponents (its policies or its own bot first, then a
-    random and a searching bot), and the table is created with the chosen one at every other seat."""
+    searching bot at three strengths and a random one), and the table is created with the chosen one at
+    every other seat, or with one chosen seat by seat."""
     import json as _json
     page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.goto(base_url)
@@ -458,13 +459,20 @@ def test_the_lobby_offers_the_games_opponents(base_url, browser):
     page.select_option("#ruleset", "hearts")
     # a game without a policy of its own: a searching bot first (issue 35: a default that plays the game)
     assert page.eval_on_selector_all("#bot-kind option", "os => os.map(o => o.value)")[0] == "ismcts:200"
+    assert {"ismcts:50", "ismcts:1000"} <= set(page.eval_on_selector_all("#bot-kind option",
+                                                                          "os => os.map(o => o.value)"))
     page.select_option("#ruleset", "napoleon")
     page.select_option("#my-seat", "2")
     page.select_option("#bot-delay", "0")
+    # one seat chosen seat by seat (a searching bot of a chosen strength); the others follow "Opponents"
+    page.click("#seat-bots summary")
+    seats = page.eval_on_selector_all("#seat-bot-list select", "ss => ss.map(s => s.dataset.seat)")
+    assert seats == ["0", "1", "3", "4"], seats
+    page.select_option("#seat-bot-list select[data-seat='3']", "ismcts:50")
     with page.expect_request(lambda r: r.url.endswith("/api/tables") and r.method == "POST") as req:
         page.click("#create")
     body = _json.loads(req.value.post_data)
-    assert body["bots"] == {str(s): "policy:basic" for s in (0, 1, 3, 4)}, body
+    assert body["bots"] == {"0": "policy:basic", "1": "policy:basic", "3": "ismcts:50", "4": "policy:basic"}, body
     page.wait_for_selector("body[data-turn=mine], body[data-turn=over]", timeout=20000)
     assert page.inner_text("#title").startswith("Napoleon")
     page.close()

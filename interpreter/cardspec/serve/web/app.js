@@ -115,6 +115,27 @@ function onPlayers() {
   for (let s = 0; s < n; s++) {
     const o = document.createElement("option"); o.value = s; o.textContent = "seat " + s; ms.append(o);
   }
+  seatBots();
+}
+// One opponent per other seat (issue 35: "a bot choice per seat"): each seat follows "Opponents" unless chosen.
+function seatBots() {
+  const rs = currentRuleset(), box = $("#seat-bot-list");
+  if (!rs || !box) return;
+  const n = +$("#players").value, me = +$("#my-seat").value;
+  box.innerHTML = "";
+  for (let s = 0; s < n; s++) {
+    if (s === me) continue;
+    const label = document.createElement("label");
+    label.append("seat " + s + " ");
+    const sel = document.createElement("select");
+    sel.dataset.seat = s;
+    const same = document.createElement("option"); same.value = ""; same.textContent = "as above"; sel.append(same);
+    for (const b of rs.bots || [{ spec: "random", label: "random" }]) {
+      const o = document.createElement("option"); o.value = b.spec; o.textContent = b.label; sel.append(o);
+    }
+    label.append(sel);
+    box.append(label);
+  }
 }
 function chosenOptions() {
   const rs = currentRuleset();
@@ -132,8 +153,9 @@ function chosenOptions() {
 async function createTable(ev) {
   ev.preventDefault();
   const players = +$("#players").value, seat = +$("#my-seat").value;
-  const bots = {}, kind = $("#bot-kind").value || "random";     // every other seat: the chosen opponent
-  for (let s = 0; s < players; s++) if (s !== seat) bots[s] = kind;
+  const bots = {}, kind = $("#bot-kind").value || "random";     // every other seat: the chosen opponent …
+  const own = new Map([...document.querySelectorAll("#seat-bot-list select")].map(x => [+x.dataset.seat, x.value]));
+  for (let s = 0; s < players; s++) if (s !== seat) bots[s] = own.get(s) || kind;   // … unless chosen seat by seat
   const body = { ruleset: $("#ruleset").value, players, options: chosenOptions(), bots,
     bot_delay: parseFloat($("#bot-delay").value) };
   const seed = $("#seed").value.trim();
@@ -930,6 +952,7 @@ function fromHash() {
 }
 $("#ruleset").onchange = onRuleset;
 $("#players").onchange = onPlayers;
+$("#my-seat").onchange = seatBots;
 $("#create-form").onsubmit = createTable;
 $("#refresh-tables").onclick = listTables;
 $("#leave").onclick = backToLobby;
