@@ -513,19 +513,28 @@ def _deal_sizes(game_for, counts) -> list:
         except CardspecError as e:
             out.append(f"- {count_of(n, 'player')}: cannot be dealt ({e})")
             continue
-        parts = []
+        parts, stock = [], None
         for zi, zn in enumerate(g.zones):
             cards = st.z[zi]
             if zn.per_seat:
-                sizes = sorted({len(c) for c in cards})
-                if any(sizes):
-                    each = "-".join(str(x) for x in sizes)
-                    parts.append(f"{count_of(each, 'card')} in each {zn.name}")
+                sizes = [len(c) for c in cards]
+                dealt = sorted({x for x in sizes if x})
+                if dealt:
+                    # one size, or a range (a later seat dealt fewer); seats dealt none (sitting out) said apart
+                    each = str(dealt[0]) if len(dealt) == 1 else f"{dealt[0]} to {dealt[-1]}"
+                    line = f"{each} {'card' if each == '1' else 'cards'} in each {zn.name}"
+                    idle = sizes.count(0)
+                    if idle:
+                        line += f", but {count_of(idle, 'player')} {'is' if idle == 1 else 'are'} dealt none"
+                    parts.append(line)
             elif cards and zn.name != "stock":
                 face = st.face_up[zi] if zi < len(st.face_up) else 0
                 parts.append(f"{len(cards)} in the {zn.name}" + (f" ({face} face up)" if face else ""))
             elif cards:
-                parts.append(f"{len(cards)} left in the stock")
+                stock = len(cards)
+        if stock is not None:
+            parts.append(f"{stock} left in the stock" if parts else
+                         f"no card dealt before play ({count_of(stock, 'card')} in the stock)")
         out.append(f"- {count_of(n, 'player')}: " + (", ".join(parts) if parts else "no card dealt before play"))
     return out
 
