@@ -539,6 +539,41 @@ def _deal_sizes(game_for, counts) -> list:
     return out
 
 
+def _deals_line(deals, games, counts) -> str:
+    """``Deals: …`` with the number of deals worked out for each player count explained (an expression
+    reading options and ``players`` is a number to a reader); 0 is a match played to its end condition."""
+    if isinstance(deals, int):
+        values = {n: deals for n in counts}
+    else:
+        values = {}
+        for n in counts:
+            try:
+                g = games[n]
+                values[n] = int(g.match_deals(g.new_state(seed=0)))
+            except Exception:   # noqa: BLE001 - a count that cannot be dealt, an expression reading play
+                return f"Deals: {expr(deals)}."
+    if set(values.values()) == {0}:
+        return "Deals: as many as it takes (no fixed number)."
+    if len(set(values.values())) == 1:
+        return f"Deals: {next(iter(values.values()))}."
+    return "Deals: " + ", ".join(f"{v} with {count_of(n, 'player')}" if v else
+                                 f"as many as it takes with {count_of(n, 'player')}"
+                                 for n, v in values.items()) + "."
+
+
+def _teams_line(teams) -> str:
+    """``Teams: seats 0 and 2 against seats 1 and 3.``"""
+    if not (isinstance(teams, list) and all(isinstance(t, list) for t in teams)):
+        return f"Teams: {expr(teams)}."
+
+    def one(t):
+        seats = [str(x) for x in t]
+        if len(seats) == 1:
+            return f"seat {seats[0]}"
+        return "seats " + ", ".join(seats[:-1]) + " and " + seats[-1]
+    return "Teams: " + " against ".join(one(t) for t in teams) + "."
+
+
 def explain(ruleset, players: int | None = None, options: dict | None = None, width: int = 100) -> str:
     """The rules of ``ruleset`` (name, path or ``Ruleset``) in English, for ``players`` (default: every
     supported count in the deal table, the smallest elsewhere) and ``options``.
@@ -573,7 +608,13 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
             lines.append(f"- {name} ({owner}, {vis}).{help_}")
     counts = [players] if players else list(range(lo, min(hi, lo + 15) + 1))
     lines += ["", "The deal, by number of players", "------------------------------"]
-    lines += _deal_sizes(lambda n: game if n == game.n else Game(rs, n, options), counts)
+    games = {}
+
+    def game_for(n):
+        if n not in games:
+            games[n] = game if n == game.n else Game(rs, n, options)
+        return games[n]
+    lines += _deal_sizes(game_for, counts)
     lines += ["", "A deal, step by step", "--------------------"]
     for i, spec in enumerate(data.get("deal") or [], 1):
         kind = step_kind(spec)
@@ -588,10 +629,8 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
         lines += ["   " + x for x in step_lines[1:]]
     match = data.get("match") or {}
     lines += ["", "The match", "---------"]
-    if match.get("deals") is not None and match["deals"] != 0:
-        lines.append(f"Deals: {expr(match['deals'])}.")
-    elif match.get("deals") == 0:
-        lines.append("Deals: as many as it takes (no fixed number).")
+    if match.get("deals") is not None:
+        lines.append(_deals_line(match["deals"], games, counts))
     if match.get("end") is not None and match.get("end_at_once") is True:
         lines.append(f"It ends the moment {expr(match['end'])}"
                      f"{' (' + match['end_reason'] + ')' if match.get('end_reason') else ''}, even in the middle of a "
@@ -620,7 +659,7 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
                      f"{expr(sd.get('called'))}, a secret partner until that card is played (alone when the "
                      "declarer holds it or nobody does).")
     if match.get("teams"):
-        lines.append(f"Teams: {expr(match['teams'])}.")
+        lines.append(_teams_line(match["teams"]))
     if match.get("score"):
         lines.append(f"The match score is the {match['score']} counter.")
     rank = match.get("ranking", "highest")
@@ -628,8 +667,15 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
         lines.append("Each player plays against the house: no ranking, no winner; the result is each seat's net "
                      "(the match score's change from its start).")
     else:
-        lines.append(f"The {'lowest' if rank == 'lowest' else 'highest'} total wins"
-                     + (f"; the {match['loser']} total loses." if isinstance(match.get("loser"), str) else "."))
+        loser = match.get("loser")
+        if match.get("winner") is not None:
+            lines.append(f"The match is won by {expr(match['winner'])} (read when it is over); when that names nobody, the "
+                         f"{'lowest' if rank == 'lowest' else 'highest'} total wins.")
+        else:
+            lines.append(f"The {'lowest' if rank == 'lowest' else 'highest'} total wins"
+                         + (f"; the {loser} total loses." if loser in ("highest", "lowest") else "."))
+        if loser is not None and loser not in ("highest", "lowest"):
+            lines.append(f"The match is lost by {expr(loser)} (every player it names).")
     defs = data.get("define") or {}
     if defs:
         lines += ["", "Definitions (names used above)", "------------------------------"]
