@@ -574,6 +574,68 @@ def _teams_line(teams) -> str:
     return "Teams: " + " against ".join(one(t) for t in teams) + "."
 
 
+def _show(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return ", ".join(str(x) for x in v)
+    return str(v)
+
+
+def _options_set(rs, options, described: bool) -> list:
+    """A line naming the options this explanation sets away from their defaults (the description and the
+    help texts are written for the defaults, so a changed pass count is said here, not left unsaid)."""
+    if not options:
+        return []
+    defaults, values = rs.option_values(), rs.option_values(options)
+    changed = [f"{k} = {_show(values[k])} (default {_show(defaults[k])})" for k in values
+               if k in defaults and values[k] != defaults[k]]
+    if not changed:
+        return []
+    return [f"Options set for this explanation{' (the description is for the defaults)' if described else ''}: "
+            + "; ".join(changed) + "."]
+
+
+def _variant(rs) -> list:
+    """For a ruleset that ``extends:`` another, its base and what it changes: the player range, option values,
+    the deck, zones, definitions, the match and the steps, by name (``cardspec diff`` shows each in full)."""
+    if len(getattr(rs, "chain", None) or []) < 2:
+        return []
+    from ..rules import read_ruleset
+    from .diff import compare
+    try:
+        base = read_ruleset(rs.chain[-2])
+        rows = compare(base, rs)
+    except CardspecError:
+        return []
+    out = ["", f"A variant of {base.title} ({base.name}). What it changes:"]
+    if base.players != rs.players:
+        fmt = lambda p: f"{p[0]}" if p[0] == p[1] else f"{p[0]} to {p[1]}"   # noqa: E731
+        out.append(f"- players: {fmt(rs.players)} (the base: {fmt(base.players)})")
+    bv, vv = base.option_values(), rs.option_values()
+    for k in vv:
+        if k in bv and vv[k] != bv[k]:
+            out.append(f"- option {k} = {_show(vv[k])} (the base: {_show(bv[k])})")
+    new_opts = [k for k in vv if k not in bv]
+    if new_opts:
+        out.append(f"- new {'option' if len(new_opts) == 1 else 'options'}: "
+                   + ", ".join(f"{k} = {_show(vv[k])}" for k in new_opts))
+    named = {"deck": "the deck", "zones": "zones", "define": "definitions", "match": "the match"}
+    for sec, word in named.items():
+        items = list(dict.fromkeys(item.split(".")[0] for s_, item, *_ in rows if s_ == sec))
+        if items:
+            out.append(f"- {word}: " + ", ".join(items))
+    new_steps = [item for s_, item, a, *_ in rows if s_ == "deal" and a is None]
+    gone = [item for s_, item, a, b, *_ in rows if s_ == "deal" and b is None]
+    changed = [item for s_, item, a, b, *_ in rows if s_ == "deal" and a is not None and b is not None]
+    for word, items in (("new steps", new_steps), ("steps changed", changed), ("steps left out", gone)):
+        if items:
+            out.append(f"- {word}: " + ", ".join(items))
+    if rs.data.get("description") and rs.data.get("description") == base.data.get("description"):
+        out.append("- (the description above is the base's)")
+    return out if len(out) > 2 else []
+
+
 def explain(ruleset, players: int | None = None, options: dict | None = None, width: int = 100) -> str:
     """The rules of ``ruleset`` (name, path or ``Ruleset``) in English, for ``players`` (default: every
     supported count in the deal table, the smallest elsewhere) and ``options``.
@@ -594,6 +656,8 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
                                                                          else "."))
     if data.get("source"):
         lines.append(f"Source: {data['source']}")
+    lines += _options_set(rs, options, bool(data.get("description")))
+    lines += _variant(rs)
     lines += ["", "Cards", "-----"] + _deck(game)
     if ctx.zones:
         lines += ["", "Zones", "-----"]
