@@ -10,6 +10,7 @@ use listed once under "Definitions".
 """
 from __future__ import annotations
 
+import re
 import textwrap
 
 from ..errors import CardspecError
@@ -760,6 +761,7 @@ def explain(ruleset, players: int | None = None, options: dict | None = None, wi
             continue
         indent = len(ln) - len(ln.lstrip(" "))
         lead = ln[indent:indent + 3] if ln[indent:indent + 2] in ("- ",) else ""
-        sub = " " * (indent + len(lead) + (3 if ln[indent:indent + 1].isdigit() else 0))
+        numbered = re.match(r"\d+\. ", ln[indent:])   # a step "4. …" (a text opening with "6–11" is no step)
+        sub = " " * (indent + len(lead) + (3 if numbered else 0))
         out += textwrap.wrap(ln, width, subsequent_indent=sub, break_long_words=False, break_on_hyphens=False)
     return "\n".join(out) + "\n"
