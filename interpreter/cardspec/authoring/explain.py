@@ -118,6 +118,7 @@ def _tricks(spec, ctx):
         out.append(f"A card can win when {expr(wins) if wins is not None else 'it is a trump or of the led suit'}; "
                    f"of those, the one with the highest {expr(key) if key is not None else 'rank (trumps first)'} "
                    "wins.")
+    out += _card_order(key, ctx, wins)
     if spec.get("if_none_wins") is not None:
         out.append(f"When no card can win: {expr(spec['if_none_wins'])} (`leader`: the leader takes the trick; "
                    "`carry`: it goes to the winner of the next trick).")
@@ -148,6 +149,84 @@ def _tricks(spec, ctx):
             if isinstance(ph, dict) and ph.get("one") is not None:
                 one = ph["one"] if isinstance(ph["one"], list) else [ph["one"]]
                 out.append("  - exactly one of: " + ", ".join(map(str, one)))
+    return out
+
+
+def _top_split(text: str, word: str) -> list:
+    """``text`` split on the keyword ``word`` outside parentheses and brackets."""
+    parts, depth, start, i = [], 0, 0, 0
+    pat = re.compile(rf"\b{word}\b")
+    while i < len(text):
+        ch = text[i]
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        elif depth == 0 and pat.match(text, i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            parts.append(text[start:i])
+            start = i = i + len(word)
+            continue
+        i += 1
+    parts.append(text[start:])
+    return [x.strip() for x in parts]
+
+
+def _chain(text: str):
+    """``[(condition, value), …, (None, value)]`` for ``if A then X else if B then Y … else Z`` (the first
+    rule that applies), or None for any other shape."""
+    segs = _top_split(" ".join(str(text).split()), "else")
+    if len(segs) < 3:
+        return None
+    out = []
+    for seg in segs[:-1]:
+        if not seg.startswith("if "):
+            return None
+        halves = _top_split(seg[3:], "then")
+        if len(halves) != 2 or not halves[0] or not halves[1] or _top_split(halves[1], "if")[0] != halves[1]:
+            return None
+        out.append((halves[0], halves[1]))
+    if segs[-1].startswith("if ") or not segs[-1]:
+        return None
+    return out + [(None, segs[-1])]
+
+
+def _card_order(key, ctx, wins=None) -> list:
+    """A trick's card order as a list, high to low, when its ``key`` (or the definition it calls, e.g.
+    ``power(card)``) is a chain of ``if … then N else …`` from the strongest card down: the order a player
+    learns, not one expression to untangle."""
+    if not isinstance(key, str):
+        return []
+    text, arg = key, "card"
+    m = re.fullmatch(r"\s*(\w+)\(\s*card\s*\)\s*", key)
+    if m:
+        for name, body in ctx.defines.items():
+            dm = re.fullmatch(rf"{m.group(1)}\((\w+)(?::\s*card)?\)", str(name).replace(" ", "").replace(":card", ""))
+            if dm:
+                text, arg = str(body), dm.group(1)
+                break
+    chain = _chain(text)
+    if not chain:
+        return []
+    zero_loses = isinstance(wins, str) and " ".join(wins.split()) == f"{' '.join(key.split())} > 0"
+
+    def lead(v):
+        n = re.match(r"\s*(-?\d+)", v)
+        return int(n.group(1)) if n else None
+    nums = [lead(v) for _, v in chain]
+    known = [x for x in nums if x is not None]
+    if len(known) * 2 < len(nums) or any(a < b for a, b in zip(known, known[1:])):
+        return []
+    out = [f"The card order, high to low (the first line that applies to a card `{arg}` gives its strength):"]
+    for i, (c, v) in enumerate(chain, 1):
+        last = c is None
+        what = "any other card" if last else expr(c)
+        v = v.strip()
+        by_rank = re.fullmatch(rf"(?:(\d+)\s*\+\s*)?{arg}\.rank", v)
+        worth = ("cannot win" if v == "0" and last and zero_loses else f"strength {v}" if v.lstrip("-").isdigit()
+                 else (("the higher rank first (strength: " + (f"{by_rank.group(1)} + rank)" if by_rank.group(1)
+                                                             else "its rank)")) if by_rank
+                       else f"strength {expr(v)}"))
+        out.append(f"  {i}. {what}: {worth}")
     return out
 
 
@@ -468,6 +547,7 @@ class _Ctx:
         data = game.data
         self.zones = {k: v for k, v in (data.get("zones") or {}).items() if isinstance(v, dict)}
         self.actions = {k: v for k, v in (data.get("actions") or {}).items() if isinstance(v, dict)}
+        self.defines = dict(data.get("define") or {})
 
 
 def step_kind(spec) -> str:
