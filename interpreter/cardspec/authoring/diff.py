@@ -17,11 +17,10 @@ Metadata (name, title, description, source) is not compared.
 """
 from __future__ import annotations
 
-
 from ..errors import CardspecError
+from .compare import SECTIONS, _NONE, _changes, _same, _short, _steps_by_id, _where, compare  # noqa: F401
 
 METADATA = {"name", "title", "description", "source", "extends"}
-from .compare import SECTIONS, _NONE, _changes, _same, _short, _steps_by_id, _where, compare  # noqa: F401
 
 
 class DiffError(CardspecError):
