@@ -17,6 +17,14 @@ and the actions replayed from the store give the very events the client received
 It also times ``Store.append`` alone on the same back end (``--appends`` rows into a scratch table): the
 store's cost per action, next to the difference in wall time per action with and without the store.
 
+With ``--stores none,sqlite,postgresql`` (issue 37 item 5) it measures the store's cost fairly: in one run
+it alternates the stores round by round (A/B/C/A/B/C …, ``--rounds`` of each), every round on a fresh
+server and a fresh store with the same load (``--tables`` connections, each playing match after match for
+``--round-seconds`` after ``--warmup`` s not counted). It prints per store the median throughput (actions
+acknowledged per second: versions seen in spectator updates) and, for each persistent store, its cost
+against ``none`` (1 − its throughput / the adjacent ``none`` round's), median and min–max over the rounds.
+After each round with a store it checks that the store holds at least as many actions as were acknowledged.
+
 With ``--hostile`` (issue 16) it measures what one client can do to another instead: a client
 sends ``hello`` every 50 ms and times each reply (in a process of its own: it shares no event loop or
 GIL with the attackers), first on a quiet server (``--baseline`` s), then
@@ -41,6 +49,7 @@ itself. Usage:
     python benchmarks/server_load.py                      # 50 Hearts matches
     python benchmarks/server_load.py --tables 50 --ruleset cancellation-black-lady --players 8 --json
     python benchmarks/server_load.py --store none --store sqlite --store postgresql   # the store's cost
+    python benchmarks/server_load.py --stores none,sqlite,postgresql --rounds 4      # the same, A/B/A/B
     python benchmarks/server_load.py --hostile            # hello latency under attack
     python benchmarks/server_load.py --bot-attack         # a person's turn latency beside searching bots
 """
@@ -247,6 +256,154 @@ def _store_url(kind: str, args, cleanup: list) -> str:
         cleanup.append(drop)
         return f"{args.pg}{'&' if '?' in args.pg else '?'}options=-csearch_path%3D{schema}"
     return kind
+
+
+# ---- --stores: the stores alternated round by round in one run (issue 37 item 5) ---------------------
+async def play_loop(url, args, idx, live, errors):
+    """One connection playing match after match (seat 0 random, the other seats server bots, following the
+    table as a spectator) until cancelled; ``live[idx]`` is the number of actions acknowledged so far (the
+    finished tables' versions plus the current table's latest spectator version)."""
+    rng = random.Random(idx)
+    base, k = 0, 0
+    async with connect(url, max_size=None) as ws:
+        while True:
+            await ws.send(json.dumps({"type": "create", "ruleset": args.ruleset, "players": args.players,
+                                      "seed": idx * 100000 + k, "bots": list(range(1, args.players)), "bot_delay": 0,
+                                      "options": dict(o.split("=", 1) for o in args.option)}))
+            k += 1
+            created = await _recv_until(ws, lambda m: m["type"] in ("created", "error"))
+            if created["type"] != "created":
+                raise RuntimeError(f"connection {idx}: {created}")
+            tid, tok = created["table"], created["tokens"]["0"]
+            await ws.send(json.dumps({"type": "join", "table": tid}))
+            await ws.send(json.dumps({"type": "join", "table": tid, "token": tok}))
+            over = {None: False, 0: False}
+            version = 0
+            while not (over[None] and over[0]):
+                m = json.loads(await ws.recv())
+                if m["type"] == "error":
+                    errors.append(m)
+                    continue
+                if m["type"] != "update" or m.get("table") != tid:
+                    continue
+                v = m["view"]
+                if m["seat"] is None:
+                    version = max(version, m["version"])
+                    live[idx] = base + version
+                if v["terminal"]:
+                    over[m["seat"]] = True
+                elif m["seat"] == 0 and v.get("legal_actions"):
+                    await ws.send(json.dumps({"type": "act", "table": tid, "token": tok,
+                                              "action": rng.choice(v["legal_actions"])}))
+            base += version
+
+
+async def timed_round(args, store):
+    """One round on a fresh server with ``store``: ``--tables`` connections play for ``--warmup`` s (not
+    counted) and then ``--round-seconds``; returns the actions acknowledged in the counted window."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardspec.cli", "serve", "--http", "127.0.0.1:0", "--store", store,
+                             "--bot-delay", "0", "--max-tables", str(10 * args.tables + 10)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    live, errors, tasks = {i: 0 for i in range(args.tables)}, [], []
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("cardspec: serving "):
+            raise SystemExit(f"server did not start: {line}{proc.stderr.read()}")
+        url = line.split()[-1].replace("http://", "ws://") + "ws"
+        tasks = [asyncio.create_task(play_loop(url, args, i, live, errors)) for i in range(args.tables)]
+        await asyncio.sleep(args.warmup)
+        start, t0 = sum(live.values()), time.perf_counter()
+        await asyncio.sleep(args.round_seconds)
+        end, dt = sum(live.values()), time.perf_counter() - t0
+        total = end
+        failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        err = _stop(proc)
+    res = {"actions": end - start, "seconds": round(dt, 2), "actions_per_second": round((end - start) / dt, 1),
+           "errors": len(errors) + len(failed), "acknowledged_total": total,
+           "server_stderr": _server_problems(err)[-300:]}
+    if failed:
+        res["failure"] = repr(failed[0].exception())[:300]
+    if store != "none":
+        from cardspec.serve.store import open_store
+        db = open_store(store)
+        try:
+            res["stored_actions"] = db.stats()["actions"]
+        finally:
+            db.shutdown()
+    return res
+
+
+def _spread(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    med = xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+    return med, xs[0], xs[-1]
+
+
+def main_stores(args):
+    kinds = [k.strip() for k in args.stores.split(",") if k.strip()]
+    if "none" not in kinds:
+        kinds.insert(0, "none")
+    load0 = os.getloadavg()
+    rounds = {k: [] for k in kinds}
+    for r in range(args.rounds):
+        order = kinds if r % 2 == 0 or not args.zigzag else kinds[::-1]
+        for kind in order:
+            cleanup = []
+            try:
+                res = asyncio.run(timed_round(args, _store_url(kind, args, cleanup)))
+            finally:
+                for fn in cleanup:
+                    fn()
+            res["round"], res["load_1min"] = r + 1, round(os.getloadavg()[0], 2)
+            rounds[kind].append(res)
+            if not args.json:
+                print(f"round {r + 1} [{kind}] {res['actions']} actions in {res['seconds']} s = "
+                      f"{res['actions_per_second']} actions/s (load {res['load_1min']:.1f})"
+                      + (f"; store holds {res['stored_actions']} >= {res['acknowledged_total']} acknowledged"
+                         if "stored_actions" in res else "")
+                      + (f"; {res['errors']} errors" if res["errors"] else "")
+                      + (f"; {res['failure']}" if "failure" in res else "")
+                      + (f"; server stderr: {res['server_stderr']}" if res["server_stderr"] else ""), flush=True)
+    summary = {}
+    mem = [x["actions_per_second"] for x in rounds["none"]]
+    for kind in kinds:
+        tput = [x["actions_per_second"] for x in rounds[kind]]
+        med, lo, hi = _spread(tput)
+        entry = {"median_actions_per_second": med, "min": lo, "max": hi, "per_round": tput}
+        if kind != "none":
+            costs = [1 - s / m for s, m in zip(tput, mem) if m > 0]
+            c_med, c_lo, c_hi = _spread(costs)
+            entry.update({"cost_median": round(c_med, 4), "cost_min": round(c_lo, 4), "cost_max": round(c_hi, 4),
+                          "cost_of_medians": round(1 - med / _spread(mem)[0], 4),
+                          "cost_per_round": [round(c, 4) for c in costs]})
+        summary[kind] = entry
+    load1 = os.getloadavg()
+    ok = all(not x["errors"] and not x["server_stderr"] and x.get("stored_actions", 1 << 62) >= x["acknowledged_total"]
+             for rs in rounds.values() for x in rs)
+    if args.json:
+        print(json.dumps({"load_average_start": load0, "load_average_end": load1, "summary": summary,
+                          "rounds": rounds, "ok": ok}, indent=1))
+    else:
+        print(f"{args.rounds} rounds of {args.round_seconds:g} s (+{args.warmup:g} s warm-up) per store, "
+              f"{args.tables} connections of {args.ruleset} ({args.players} players), stores alternated "
+              f"{'/'.join(kinds)} …")
+        for kind in kinds:
+            e = summary[kind]
+            line = (f"  {kind:<10} median {e['median_actions_per_second']:7.1f} actions/s "
+                    f"(min {e['min']:.1f}, max {e['max']:.1f})")
+            if kind != "none":
+                line += (f"; cost vs none: median {100 * e['cost_median']:.1f} % "
+                         f"(min {100 * e['cost_min']:.1f} %, max {100 * e['cost_max']:.1f} % over {len(e['per_round'])} "
+                         f"adjacent rounds; ratio of medians {100 * e['cost_of_medians']:.1f} %)")
+            print(line)
+        print(f"load average (1, 5, 15 min): start {load0[0]:.1f} {load0[1]:.1f} {load0[2]:.1f}, "
+              f"end {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}")
+    sys.exit(0 if ok else 1)
 
 
 # ---- --hostile: one client attacks, another measures its hello latency (issue 16) ----------------------
@@ -563,6 +720,14 @@ def main():
                          "store URL; repeat to compare")
     ap.add_argument("--pg", default=PG_DEFAULT, help="the PostgreSQL server for --store postgresql")
     ap.add_argument("--appends", type=int, default=1000, help="rows of the Store.append timing after each run")
+    ap.add_argument("--stores", metavar="KIND,KIND,…",
+                    help="alternate these stores round by round in one run (none is added first if missing) and "
+                         "print each one's cost against none with its spread")
+    ap.add_argument("--rounds", type=int, default=4, help="--stores: rounds of each store")
+    ap.add_argument("--round-seconds", type=float, default=10.0, help="--stores: counted seconds of a round")
+    ap.add_argument("--warmup", type=float, default=2.0, help="--stores: seconds of a round not counted (first)")
+    ap.add_argument("--zigzag", action="store_true",
+                    help="--stores: reverse the order every other round (A/B/C/C/B/A …)")
     ap.add_argument("--hostile", action="store_true",
                     help="one hostile client (slow typed rule, bots at the caps, huge legal lists, a table flood) "
                          "while another measures its hello latency")
@@ -582,6 +747,8 @@ def main():
     if args.hostile:
         args.timeout = min(args.timeout, 120.0)
         return main_hostile(args)
+    if args.stores:
+        return main_stores(args)
     results = []
     for kind in args.store or ["none"]:
         cleanup = []
