@@ -20,7 +20,9 @@ store's cost per action, next to the difference in wall time per action with and
 With ``--stores none,sqlite,postgresql`` (issue 37 item 5) it measures the store's cost fairly: in one run
 it alternates the stores round by round (A/B/C/A/B/C …, ``--rounds`` of each), every round on a fresh
 server and a fresh store with the same load (``--tables`` connections, each playing match after match for
-``--round-seconds`` after ``--warmup`` s not counted). It prints per store the median throughput (actions
+``--round-seconds`` after ``--warmup`` s not counted), spread over ``--addresses`` loopback addresses (the
+server runs at most two engine calls at once per address: with one address, the store's commit time caps
+the throughput at two commits in flight). It prints per store the median throughput (actions
 acknowledged per second: versions seen in spectator updates) and, for each persistent store, its cost
 against ``none`` (1 − its throughput / the adjacent ``none`` round's), median and min–max over the rounds.
 After each round with a store it checks that the store holds at least as many actions as were acknowledged.
@@ -265,7 +267,8 @@ async def play_loop(url, args, idx, live, errors):
     finished tables' versions plus the current table's latest spectator version)."""
     rng = random.Random(idx)
     base, k = 0, 0
-    async with connect(url, max_size=None) as ws:
+    local = (f"127.0.0.{10 + idx % args.addresses}", 0) if args.addresses > 1 else None
+    async with connect(url, max_size=None, local_addr=local) as ws:
         while True:
             await ws.send(json.dumps({"type": "create", "ruleset": args.ruleset, "players": args.players,
                                       "seed": idx * 100000 + k, "bots": list(range(1, args.players)), "bot_delay": 0,
@@ -390,7 +393,7 @@ def main_stores(args):
                           "rounds": rounds, "ok": ok}, indent=1))
     else:
         print(f"{args.rounds} rounds of {args.round_seconds:g} s (+{args.warmup:g} s warm-up) per store, "
-              f"{args.tables} connections of {args.ruleset} ({args.players} players), stores alternated "
+              f"{args.tables} connections from {args.addresses} address(es) of {args.ruleset} ({args.players} players), stores alternated "
               f"{'/'.join(kinds)} …")
         for kind in kinds:
             e = summary[kind]
@@ -726,6 +729,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=4, help="--stores: rounds of each store")
     ap.add_argument("--round-seconds", type=float, default=10.0, help="--stores: counted seconds of a round")
     ap.add_argument("--warmup", type=float, default=2.0, help="--stores: seconds of a round not counted (first)")
+    ap.add_argument("--addresses", type=int, default=10,
+                    help="--stores: spread the connections over this many loopback addresses (127.0.0.10 …), as "
+                         "players from several hosts (the server runs at most 2 engine calls at once per address)")
     ap.add_argument("--zigzag", action="store_true",
                     help="--stores: reverse the order every other round (A/B/C/C/B/A …)")
     ap.add_argument("--hostile", action="store_true",

@@ -37,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import queue
 import sqlite3
 import struct
 import sys
@@ -253,7 +254,19 @@ class Store:
         if n != nxt:
             raise StoreError(f"store: table {table_id} expects action {nxt}, not {n}")
         digest = chain(prev, n, seat, action)
-        now = _now_ms()
+        try:
+            self._write_action(table_id, n, seat, action, digest, _now_ms())
+        except Exception as e:
+            self._last.pop(table_id, None)
+            if self._is_conflict(e):
+                raise StoreConflict(f"table {table_id}: action {n} was stored by another writer") from None
+            raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
+        self._last[table_id] = (n + 1, digest)
+
+    def _write_action(self, table_id: str, n: int, seat: int, action: str, digest: str, now: int) -> None:
+        """Insert one action row (and the table's ``updated``) in a transaction of its own, committed before
+        returning; on the store's one connection (SQLite has one writer at a time anyway). Raises the driver's
+        error, the transaction rolled back."""
         with self._lock:
             try:
                 cur = self._conn.cursor()
@@ -262,13 +275,9 @@ class Store:
                 cur.execute(self._sql("UPDATE cardspec_tables SET updated = ? WHERE id = ?"), (now, table_id))
                 self._notify(cur, f"{table_id} {n} {self.origin}")
                 self._conn.commit()
-            except Exception as e:
+            except Exception:
                 self._rollback()
-                self._last.pop(table_id, None)
-                if self._is_conflict(e):
-                    raise StoreConflict(f"table {table_id}: action {n} was stored by another writer") from None
-                raise StoreError(f"store ({self.url}): {type(e).__name__}: {e}") from None
-        self._last[table_id] = (n + 1, digest)
+                raise
 
     def _rollback(self) -> None:
         """Undo the open transaction after a failed write; a connection too broken to roll back is left
@@ -493,8 +502,67 @@ class PostgresStore(Store):
             raise StoreError(f"cannot connect to {_redact(url)}: {e}") from None
         self._dsn = url
         self._claimed = set()
+        self._idle = queue.SimpleQueue()      # writer connections not in use (``_write_action``)
+        self._writers_open = 0
+        self._writers_lock = threading.Lock()
         super().__init__(conn, _redact(url))
         self.channel = channel_for(self._run("SELECT current_schema()", fetch=True)[0][0] or "")
+
+    #: Connections that append actions at once (issue 37 item 5). Each append is one statement in autocommit
+    #: mode (``APPEND_SQL``): its own transaction, committed when the statement returns (one round trip), so an
+    #: action is still acknowledged only after its commit; appends of different tables no longer wait for each
+    #: other's commit (PostgreSQL flushes concurrent commits together). One table's appends stay in order: the
+    #: server makes one call per table at a time, and each waits for its commit.
+    writers = 4
+
+    #: One action's row, its table's ``updated`` and the notification, in one statement (a data-modifying
+    #: ``WITH`` runs to completion whether or not the outer query reads it; the NOTIFY is sent on commit).
+    APPEND_SQL = ("WITH ins AS (INSERT INTO cardspec_actions (table_id, n, seat, action, digest, at) "
+                  "VALUES (%s, %s, %s, %s, %s, %s)), upd AS (UPDATE cardspec_tables SET updated = %s WHERE id = %s) "
+                  "SELECT pg_notify(%s, %s)")
+
+    def _writer(self):
+        """An idle writer connection, a new one while fewer than ``writers`` are open, else the next one freed."""
+        try:
+            return self._idle.get_nowait()
+        except queue.Empty:
+            pass
+        with self._writers_lock:
+            new = self._writers_open < self.writers
+            if new:
+                self._writers_open += 1
+        if not new:
+            return self._idle.get()
+        import psycopg
+        try:
+            return psycopg.connect(self._dsn, autocommit=True, connect_timeout=10)
+        except BaseException:
+            with self._writers_lock:
+                self._writers_open -= 1
+            raise
+
+    def _write_action(self, table_id, n, seat, action, digest, now) -> None:
+        conn = self._writer()
+        try:
+            conn.execute(self.APPEND_SQL, (table_id, n, seat, action, digest, now, now, table_id, self.channel,
+                                           f"{table_id} {n} {self.origin}"))
+        except BaseException:
+            if conn.closed or conn.broken:
+                with self._writers_lock:
+                    self._writers_open -= 1
+                conn.close()
+            else:
+                self._idle.put(conn)
+            raise
+        self._idle.put(conn)
+
+    def shutdown(self) -> None:
+        while True:
+            try:
+                self._idle.get_nowait().close()
+            except queue.Empty:
+                break
+        super().shutdown()
 
     def _notify(self, cur, payload: str) -> None:
         cur.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
