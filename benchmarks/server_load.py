@@ -316,8 +316,10 @@ async def timed_round(args, store):
         tasks = [asyncio.create_task(play_loop(url, args, i, live, errors)) for i in range(args.tables)]
         await asyncio.sleep(args.warmup)
         start, t0 = sum(live.values()), time.perf_counter()
+        cpu0, pg0 = _cpu_seconds(proc.pid), _postgres_cpu()
         await asyncio.sleep(args.round_seconds)
         end, dt = sum(live.values()), time.perf_counter() - t0
+        cpu1, pg1 = _cpu_seconds(proc.pid), _postgres_cpu()
         total = end
         failed = [t for t in tasks if t.done() and not t.cancelled() and t.exception() is not None]
     finally:
@@ -328,6 +330,10 @@ async def timed_round(args, store):
     res = {"actions": end - start, "seconds": round(dt, 2), "actions_per_second": round((end - start) / dt, 1),
            "errors": len(errors) + len(failed), "acknowledged_total": total,
            "server_stderr": _server_problems(err)[-300:]}
+    if cpu0 is not None and cpu1 is not None and end > start:
+        res["server_cpu_ms_per_action"] = round(1000 * (cpu1 - cpu0) / (end - start), 3)
+    if store.startswith("postgres") and pg0 is not None and pg1 is not None and end > start:
+        res["postgres_cpu_ms_per_action"] = round(1000 * (pg1 - pg0) / (end - start), 3)
     if failed:
         res["failure"] = repr(failed[0].exception())[:300]
     if store != "none":
@@ -338,6 +344,26 @@ async def timed_round(args, store):
         finally:
             db.shutdown()
     return res
+
+
+def _postgres_cpu():
+    """User + system CPU seconds of every process named postgres on this machine (Linux /proc; None elsewhere):
+    the database's share of a round when it runs here (other clients of a shared server count too)."""
+    total = 0.0
+    try:
+        for pid in os.listdir("/proc"):
+            if pid.isdigit():
+                try:
+                    with open(f"/proc/{pid}/stat") as f:
+                        head, _, rest = f.read().rpartition(")")
+                    if head.endswith("(postgres"):
+                        fields = rest.split()
+                        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                except OSError:
+                    continue
+    except OSError:
+        return None
+    return total
 
 
 def _spread(xs):
@@ -367,6 +393,10 @@ def main_stores(args):
             if not args.json:
                 print(f"round {r + 1} [{kind}] {res['actions']} actions in {res['seconds']} s = "
                       f"{res['actions_per_second']} actions/s (load {res['load_1min']:.1f})"
+                      + (f"; CPU ms per action: server {res['server_cpu_ms_per_action']}"
+                         if "server_cpu_ms_per_action" in res else "")
+                      + (f", postgres {res['postgres_cpu_ms_per_action']}" if "postgres_cpu_ms_per_action" in res
+                         else "")
                       + (f"; store holds {res['stored_actions']} >= {res['acknowledged_total']} acknowledged"
                          if "stored_actions" in res else "")
                       + (f"; {res['errors']} errors" if res["errors"] else "")
