@@ -414,6 +414,11 @@ def main_stores(args):
             entry.update({"cost_median": round(c_med, 4), "cost_min": round(c_lo, 4), "cost_max": round(c_hi, 4),
                           "cost_of_medians": round(1 - med / _spread(mem)[0], 4),
                           "cost_per_round": [round(c, 4) for c in costs]})
+        cpu = [x["server_cpu_ms_per_action"] + x.get("postgres_cpu_ms_per_action", 0) for x in rounds[kind]
+               if "server_cpu_ms_per_action" in x]
+        if cpu:
+            entry["cpu_ms_per_action_median"], entry["cpu_ms_per_action_min"], entry["cpu_ms_per_action_max"] = \
+                (round(v, 3) for v in _spread(cpu))
         summary[kind] = entry
     load1 = os.getloadavg()
     ok = all(not x["errors"] and not x["server_stderr"] and x.get("stored_actions", 1 << 62) >= x["acknowledged_total"]
@@ -434,6 +439,16 @@ def main_stores(args):
                          f"(min {100 * e['cost_min']:.1f} %, max {100 * e['cost_max']:.1f} % over {len(e['per_round'])} "
                          f"adjacent rounds; ratio of medians {100 * e['cost_of_medians']:.1f} %)")
             print(line)
+        base_cpu = summary["none"].get("cpu_ms_per_action_median")
+        for kind in kinds:
+            e = summary[kind]
+            if "cpu_ms_per_action_median" in e:
+                print(f"  {kind:<10} CPU per action (server process" + (" + postgres" if kind.startswith("postgres")
+                                                                         else "") +
+                      f"): median {e['cpu_ms_per_action_median']} ms (min {e['cpu_ms_per_action_min']}, max "
+                      f"{e['cpu_ms_per_action_max']})" +
+                      (f"; {100 * (e['cpu_ms_per_action_median'] / base_cpu - 1):+.1f} % against none"
+                       if kind != "none" and base_cpu else ""))
         print(f"load average (1, 5, 15 min): start {load0[0]:.1f} {load0[1]:.1f} {load0[2]:.1f}, "
               f"end {load1[0]:.1f} {load1[1]:.1f} {load1[2]:.1f}")
     sys.exit(0 if ok else 1)

@@ -486,7 +486,9 @@ def parse_note(payload: str):
 
 class PostgresStore(Store):
     """PostgreSQL through psycopg 3; several server processes may share it (``shared``): each appended
-    action and each close is announced with ``NOTIFY cardspec_tables`` and ``listen`` delivers the others'."""
+    action and each close is announced with ``NOTIFY cardspec_tables`` and ``listen`` delivers the others'.
+    Appends go over up to ``writers`` connections of their own, one autocommit statement each (``APPEND_SQL``);
+    every other call over the store's one connection."""
 
     placeholder = "%s"
     shared = True
