@@ -184,7 +184,8 @@ def _now_ms() -> int:
 
 
 class Store:
-    """The store's operations over a DB-API connection (one per store; calls are serialised by a lock).
+    """The store's operations over a DB-API connection (one per store; calls are serialised by a lock; a
+    PostgreSQL store appends over writer connections of its own, ``PostgresStore.writers``).
 
     Every write is committed before the method returns, so an action acknowledged after ``append``
     survives a SIGKILL of the server.
