@@ -439,3 +439,35 @@ def test_a_table_of_zeros_and_ones_is_summed_when_the_deck_holds_a_face_twice():
     class C:
         env = g.env
     assert _counted(C, "sum(map(ONES.__getitem__, s.z[0]))") == "sum(map(ONES.__getitem__, s.z[0]))"
+
+
+
+def test_an_exempt_part_that_does_not_read_the_card_is_tested_once_with_the_same_cards(monkeypatch):
+    """wizard.md, Play: ``exempt: card == WZ or card == NR or wizard_first``: the term that does not read the
+    card (a Wizard led) is tested once per listing, the whole hand when it holds (``Compiler.or_split``),
+    instead of once per card: the same legal cards at every decision of whole matches, and the same
+    matches, as the game compiled with the condition tested per card."""
+    from cardspec.engine.compiler import Compiler
+
+    def play(game):
+        out = []
+        for seed in range(4):
+            rng = random.Random(seed)
+            s = game.new_state(rng=random.Random(70 + seed))
+            while not s.terminal:
+                legal = s.legal_actions()
+                step = s.current_step()
+                if isinstance(step, Tricks):
+                    assert step.legal_sorted(s) == sorted(set(step._legal(s)), key=game.deck.sort_key.__getitem__)
+                out.append(tuple(legal))
+                s.apply(legal[int(rng.random() * len(legal))])
+            out.append((tuple(s.history), str(s.log_all()), tuple(s.scores())))
+        return out
+
+    fast = load("wizard", 4)
+    assert any(getattr(st, "exempt_split", None) for st in fast.steps), "nothing split: the test tests nothing"
+    split = play(fast)
+    monkeypatch.setattr(Compiler, "or_split", lambda self, text, params, var: None)
+    plain = load("wizard", 4)
+    assert not any(getattr(st, "exempt_split", None) for st in plain.steps)
+    assert play(plain) == split

@@ -226,6 +226,34 @@ class Compiler:
         self._cost_at(path, cost)
         return lines
 
+    def or_split(self, text, params, var: str):
+        """``(free, dep)``: the terms of condition ``text`` (an ``or``) that do not read parameter ``var``
+        (``free``, one source, ``A or B``) and those that do (``dep``), or None when it has not both kinds
+        (or does not compile: its problems are recorded where it is compiled whole). A caller tests
+        ``free`` once where it would test ``text`` per item: where it holds every item does."""
+        from ..lang.syntax import parse
+        from ..lang.checker import _Compiler, _operands
+        if not isinstance(text, str):
+            return None
+        pmap = {name: Binding(py_param(name), t) for name, t in params}
+        v = py_param(var)
+        try:
+            node = parse(text)
+            if not (hasattr(node, "data") and node.data == "or_"):
+                return None
+            terms = _operands(node, "or_")
+            comp = _Compiler(self.env, pmap)
+            kinds = [comp.independent(comp.want(t, comp.c(t), BOOL), v) for t in terms]
+            if all(kinds) or not any(kinds):
+                return None
+            # each kind's terms as one ``or`` (compiled together: card-only terms become one table)
+            free, dep = (comp.want(x, comp.c(x), BOOL).src for x in (
+                _or_tree([t for t, k in zip(terms, kinds) if k is want]) for want in (True, False)))
+            comp.raise_unknowns()
+        except DslError:
+            return None
+        return free, dep
+
     def expr(self, text, path, params=(), want=()):
         """Compile ``text`` into ``f(s, *params)``; on a problem, record it and return a dummy."""
         code = self.code(text, path, params, want)
@@ -561,6 +589,15 @@ def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
 
     rest = ast.unparse(Replace().visit(tree).body)
     return [hit for hit in found.values()], rest
+
+
+def _or_tree(terms):
+    """``a or b or c`` (left-nested ``or_`` nodes, as the parser makes them) of parsed ``terms``."""
+    from lark import Tree
+    node = terms[0]
+    for t in terms[1:]:
+        node = Tree("or_", [node, t])
+    return node
 
 
 def check_generated(src: str, fname: str, filename: str = "<ruleset>"):

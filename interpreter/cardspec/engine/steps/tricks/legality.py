@@ -39,12 +39,15 @@ def lead_play_parts(comp: Compiler, body, path):
 
 
 def exempt_code(game, comp: Compiler, body, path):
-    """``(exempt, maybe_exempt)``: the compiled ``exempt:`` (None without one, or when it is never true)
-    and, per face, whether it may hold for that card."""
+    """``(exempt, maybe_exempt, split)``: the compiled ``exempt:`` (None without one, or when it is never
+    true); per face, whether it may hold for that card; and ``(free, dep)`` when it is an ``or`` of terms
+    that do not read the card (``free``: tested once, every card is exempt when it holds) and terms that
+    do (``dep``), else None (``Compiler.or_split``)."""
     exempt = comp.code(body["exempt"], path + ("exempt",), PLAY_CTX, (BOOL,)) \
         if "exempt" in body else None
     if exempt is not None and exempt.src == "False":
         exempt = None
+
     # Per face: whether `exempt` may hold for it (the determinizer infers no void from such a card):
     # its table when it reads only the card, else every card.
     maybe_exempt = ()
@@ -52,17 +55,22 @@ def exempt_code(game, comp: Compiler, body, path):
         m = re.fullmatch(r"(_T\d+)\[p_card\]", exempt.src)
         maybe_exempt = tuple(bool(x) for x in comp.ns[m.group(1)][:-1]) if m else \
             (True,) * game.deck.n_faces
-    return exempt, maybe_exempt
+    split = comp.or_split(body["exempt"], PLAY_CTX, "card") if exempt is not None else None
+    return exempt, maybe_exempt, split
 
 
-def legal_lines(follow, exempt, relead: bool, lead: list, play: list) -> list:
+def legal_lines(follow, exempt, relead: bool, lead: list, play: list, split=None) -> list:
     """The statements setting ``c1`` to the legal cards of ``p_seat`` (hand ``p_hand``): the follow test
     (``follow``, ``exempt``'s code; ``relead``: the led suit may be ``no_suit``), then ``lead``'s and
-    ``play``'s statements, each lifted when it would leave no card."""
+    ``play``'s statements, each lifted when it would leave no card. ``split``: ``exempt_code``'s: the
+    terms that do not read the card are tested once (when they hold, the whole hand), not per card."""
     legal = [f"p_hand = hands[p_seat]", "if plays:", f"    led = v[{LED_SUIT}]"]
     if follow == "suit" and (exempt is not None or relead):
         legal += ["    c1 = [c for c in p_hand if SUIT[c] == led]"]
-        if exempt is not None:
+        if exempt is not None and split is not None:
+            legal += ["    if c1:", f"        if {split[0]}:", "            c1 = p_hand", "        else:",
+                      f"            c1 = [p_card for p_card in p_hand if SUIT[p_card] == led or ({split[1]})]"]
+        elif exempt is not None:
             legal += ["    if c1:",
                       f"        c1 = [p_card for p_card in p_hand if SUIT[p_card] == led or ({exempt.src})]"]
         legal += ["    if not c1 or led < 0:", "        c1 = p_hand"]

@@ -130,7 +130,7 @@ class Tricks(Windows, Legality, Choosing, FastPaths, Step):
         eff = game.deck.eff_suit
         # (suits that depend on the deal, deck suit_of reading the trump or a var: any card may be of no suit)
         self.nosuit = any(x < 0 for x in eff) or game.eff_of is not None
-        exempt, self.maybe_exempt = exempt_code(game, comp, body, path)
+        exempt, self.maybe_exempt, self.exempt_split = exempt_code(game, comp, body, path)
         self.exempt = exempt
         led_code = comp.code(body["led_suit"], path + ("led_suit",), AFTER_PLAY_CTX, (SUIT,)) \
             if "led_suit" in body else None
@@ -139,7 +139,7 @@ class Tricks(Windows, Legality, Choosing, FastPaths, Step):
         # The led suit is set again while it is no_suit (a joker led, nothing named): only when it can be.
         self.relead = self.nosuit or led_code is not None or self.choose is not None
         led_src = led_code.src if led_code is not None else "SUIT[p_card]"
-        legal = legal_lines(self.follow, exempt, self.relead, lead, play)
+        legal = legal_lines(self.follow, exempt, self.relead, lead, play, self.exempt_split)
         wins, key, cancel = winner_code(comp, body, path)
         self.has_cancel = "cancel" in body
         after_play = effects_source(game, comp, body.get("after_play"), path + ("after_play",), AFTER_PLAY_CTX)
