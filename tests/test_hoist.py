@@ -17,6 +17,7 @@ import cardspec.engine.compiler as compiler
 import cardspec.engine.steps.score as score_step
 from cardspec import load
 from cardspec.engine.compiler import hoist_invariants
+from cardspec.engine.slots import DECLARER
 
 
 def _names(assignments):
@@ -92,7 +93,7 @@ def test_hoisted_scores_equal_scores_computed_per_seat(name, players, options, m
     steps = [st for st in g.steps if type(st).__name__ == "Score"]
     assert any(_hoists(st) for st in steps), "nothing hoisted: the test tests nothing"
     fast = [_match(name, players, options, seed) for seed in range(12)]
-    monkeypatch.setattr(score_step, "hoist_invariants", lambda src, var: ([], src))
+    monkeypatch.setattr(score_step, "hoist_invariants", lambda src, var, **kw: ([], src))
     assert compiler.hoist_invariants is not score_step.hoist_invariants
     g2 = load(name, players, options)
     plain = [st for st in g2.steps if type(st).__name__ == "Score"]
@@ -116,3 +117,47 @@ def test_hoisted_scores_equal_scores_computed_per_seat(name, players, options, m
         s.c[counter] = [rng.randrange(30) for _ in range(players)]
         for a, b in zip(steps, plain):
             assert a.values(s) == b.values(s)
+
+
+def test_a_conditional_part_is_kept_once_made_not_computed_before():
+    """``lazy``: a part evaluated only on some evaluations is made where it is first needed, then read."""
+    hoisted, rest = hoist_invariants("(0 if v(s) < 0 else f(s) if p_seat == g(s, 1) else 0)", "p_seat", lazy="_lz")
+    assert hoisted == [("_inv0", "v(s)")]
+    assert "setdefault(1, f(s))" in rest and "setdefault(0, g(s, 1))" in rest   # (keys in the order met)
+    assert hoist_invariants("(0 if p_seat else h(p_seat))", "p_seat", lazy="_lz") == ([], "(0 if p_seat else h(p_seat))")
+    # a generator cannot be read twice: its consumer is kept, not the generator
+    _, rest = hoist_invariants("(0 if p_seat else max((f(s, x) for x in y(s))))", "p_seat", lazy="_lz")
+    assert "_lz[0] if 0 in _lz else _lz.setdefault(0, max((f(s, x) for x in y(s))))" in rest
+    calls = []
+
+    def f(s):
+        calls.append(s)
+        return 7
+    ns = {"f": f}
+    exec("def values(s):\n    _lz = {}\n    return [" + hoist_invariants(
+        "(f(s) if p_seat > 0 else 0)", "p_seat", lazy="_lz")[1] + " for p_seat in range(4)]", ns)
+    assert ns["values"]("S") == [0, 7, 7, 7] and calls == ["S"]   # made once, at the first seat that needs it
+
+
+def test_euchre_scores_with_lazy_parts_equal_the_plain_ones(monkeypatch):
+    """euchre.md, Scoring: ``deal_points(seat)`` reads the makers' tricks (a team total) in branches: kept
+    once a step. The same values as the value computed per seat with nothing kept, on dealt positions."""
+    g = load("euchre")
+    steps = [st for st in g.steps if type(st).__name__ == "Score"]
+    assert any("_lz" in st.values.__code__.co_varnames + st.values.__code__.co_cellvars for st in steps)
+    monkeypatch.setattr(score_step, "hoist_invariants", lambda src, var, **kw: ([], src))
+    plain = [st for st in load("euchre").steps if type(st).__name__ == "Score"]
+    rng = random.Random(11)
+    tricks = g.counter["tricks"].index
+    seen = set()
+    for _ in range(400):
+        s = g.new_state(seed=rng.randrange(1 << 30), record=False)
+        s.v[DECLARER] = rng.choice([-1, 0, 1, 2, 3])
+        k = rng.randrange(6)
+        s.c[tricks] = [k, 5 - k, k, 5 - k]
+        s.v[g.var["lone"].index] = rng.random() < 0.5
+        for a, b in zip(steps, plain):
+            got = a.values(s)
+            assert got == b.values(s)
+            seen.add(tuple(got))
+    assert len(seen) >= 5

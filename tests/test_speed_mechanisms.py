@@ -471,3 +471,36 @@ def test_an_exempt_part_that_does_not_read_the_card_is_tested_once_with_the_same
     plain = load("wizard", 4)
     assert not any(getattr(st, "exempt_split", None) for st in plain.steps)
     assert play(plain) == split
+
+
+
+def test_a_left_play_order_is_made_once_per_seat_sitting_out():
+    """A game where a seat may sit out (euchre.md, going alone) and play goes left asks for the play order at
+    every step entered: kept per seat sitting out (``Game.order_table``), the same table as made afresh."""
+    from cardspec.engine.slots import SITS_OUT
+    g = load("euchre")
+    s = g.new_state(seed=1)
+    for out in (-1, 0, 1, 2, 3, -1, 2):
+        s.v[SITS_OUT] = out
+        plain = [(seat + 1) % g.n for seat in range(g.n)]
+        if out >= 0:
+            plain = [plain[out] if nxt == out and seat != out else nxt for seat, nxt in enumerate(plain)]
+        assert g.order_table(s) == tuple(plain)
+        assert g.order_table(s) is g.order_table(s)
+
+
+def test_team_totals_read_the_fixed_partnerships_as_groups_does():
+    """A ``by: team`` counter read by generated code (``_team_totals``) sums the fixed partnerships
+    without asking ``groups``: the same totals as ``totals`` by the groups, on random rows."""
+    from cardspec.engine import teams
+    for name, n in (("euchre", 4), ("bridge", 4)):
+        g = load(name, n)
+        s = g.new_state(seed=2)
+        rng = random.Random(n)
+        for _ in range(50):
+            row = [rng.randrange(-20, 20) for _ in range(n)]
+            plain = list(row)
+            for grp in teams.groups(s, "team"):
+                for i in grp:
+                    plain[i] = sum(row[j] for j in grp)
+            assert teams.team_totals(s, row) == plain == teams.totals(s, row, "team")

@@ -512,7 +512,7 @@ def inline_calls(src: str, defs: dict, arg: str) -> str:
     return call.sub(body, src)
 
 
-def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
+def hoist_invariants(src: str, var: str, prefix: str = "_inv", lazy: str | None = None) -> tuple:
     """Split generated expression ``src``, evaluated once per value of the name ``var``, into the
     parts that do not depend on ``var`` and the rest: ``(assignments, rest)``.
 
@@ -527,6 +527,14 @@ def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
     generator expression alone is never hoisted (it can be consumed only once). Example: a score
     value ``if max(penalties(s) for s in seats) == 26 then … else …`` computes the ``max`` once per
     step instead of once per seat. Returns ``([], src)`` when nothing is hoisted.
+
+    ``lazy``: the name of a dict (empty before the loop; the caller makes it when ``rest`` reads it):
+    a part that does not depend on ``var`` but is evaluated only on some evaluations (a branch, after
+    ``and``/``or``) is kept in it the first time it is needed, ``(D[k] if k in D else D.setdefault(k,
+    PART))``: the largest such parts holding a call or a comprehension, each the same value on every
+    evaluation (pure, the state unchanged), evaluated where first needed (so an error is raised where
+    the plain expression raises it). A ``deal_points(seat)`` reading the makers' tricks (a team total)
+    in three branches, for each seat, reads it once a step.
     """
     tree = ast.parse(src, mode="eval")
     bound = {var}
@@ -577,7 +585,7 @@ def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
 
     collect(tree.body, True)
     if not found:
-        return [], src
+        return ([], _lazy_parts(src, free, lazy)) if lazy else ([], src)
 
     class Replace(ast.NodeTransformer):
         def visit(self, node):
@@ -588,7 +596,34 @@ def hoist_invariants(src: str, var: str, prefix: str = "_inv") -> tuple:
             return self.generic_visit(node)
 
     rest = ast.unparse(Replace().visit(tree).body)
+    if lazy:
+        rest = _lazy_parts(rest, free, lazy)
     return [hit for hit in found.values()], rest
+
+
+def _lazy_parts(src: str, free, memo: str) -> str:
+    """``src`` with its largest parts that ``free`` accepts and that hold a call or a comprehension read
+    through the dict ``memo`` (``hoist_invariants``' ``lazy``); ``src`` itself when there is none."""
+    tree = ast.parse(src, mode="eval")
+    keys = {}
+
+    def costly(node) -> bool:
+        return any(isinstance(n, (ast.Call,) + _COMPREHENSIONS) for n in ast.walk(node))
+
+    class Memo(ast.NodeTransformer):
+        def visit(self, node):
+            if isinstance(node, ast.expr) and not isinstance(node, (ast.GeneratorExp, ast.Starred)) \
+                    and not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)) \
+                    and costly(node) and free(node):
+                k = keys.setdefault(ast.dump(node), len(keys))
+                part = ast.parse(f"({memo}[{k}] if {k} in {memo} else {memo}.setdefault({k}, 0))",
+                                 mode="eval").body
+                part.orelse.args[1] = node
+                return ast.copy_location(part, node)
+            return self.generic_visit(node)
+
+    body = Memo().visit(tree.body)
+    return ast.unparse(body) if keys else src
 
 
 def _or_tree(terms):

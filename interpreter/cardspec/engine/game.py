@@ -123,9 +123,22 @@ class Game:
             # A game where a seat may sit out reads the table in its generated code (the tricks step's
             # fast loop) even in a deal where nobody does: a sits_out step placed after the deal, whose
             # seat depends on the play (a maker going alone), often names none (issue 34 item 11).
+            # Play goes left: the table depends on the seat sitting out alone, made once per seat
+            # (a cache of the Game's own: a game where a seat may sit out asks at every step a deal enters).
+            made = self.__dict__.setdefault("_left_orders", {})
+            got = made.get(out)
+            if got is not None:
+                return got
             order = [(seat + 1) % self.n for seat in range(self.n)]
             if out < 0:
-                return tuple(order)
+                got = made[out] = tuple(order)
+                return got
+            after = order[out]
+            for seat in range(self.n):
+                if order[seat] == out and seat != out:
+                    order[seat] = after
+            got = made[out] = tuple(order)
+            return got
         else:
             order = self._expr_order(s)
             if out < 0:

@@ -58,8 +58,24 @@ def fixed_groups(game) -> tuple:
 
 def totals(s, row, by: str) -> list:
     """Each seat's team total of the per-seat parts ``row`` (list[int], one entry per seat)."""
+    if by == "team":
+        return team_totals(s, row)
     out = list(row)
     for grp in groups(s, by):
+        if len(grp) > 1:
+            t = 0
+            for i in grp:
+                t += row[i]
+            for i in grp:
+                out[i] = t
+    return out
+
+
+def team_totals(s, row) -> list:
+    """``totals(s, row, "team")``: the partnerships are fixed (``Game.team_groups``), read without
+    ``groups``; generated code reading a ``by: team`` counter calls it (``_team_totals``)."""
+    out = list(row)
+    for grp in s.game.team_groups:
         if len(grp) > 1:
             t = 0
             for i in grp:
@@ -95,7 +111,7 @@ def firsts(s, by: str) -> list:
 def install(game) -> None:
     """Put the run-time helpers generated code calls into ``game.ns``."""
     ns = game.ns
-    ns["_team_totals"] = lambda s, row: totals(s, row, "team")
+    ns["_team_totals"] = team_totals
     ns["_side_totals"] = lambda s, row: totals(s, row, "side")
     ns["_team_set"] = set_total
     ns["_team_firsts"] = firsts

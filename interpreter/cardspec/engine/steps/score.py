@@ -26,8 +26,9 @@ class Score(Step):
         # parameters evaluated at most once for all seats (_shared_once), and the parts that do not
         # depend on the seat computed once before the loop (compiler.hoist_invariants).
         src = _shared_once(value.src, getattr(game.env, "def_src", {})) if value is not None else "0"
-        hoisted, src = hoist_invariants(src, "p_seat")
+        hoisted, src = hoist_invariants(src, "p_seat", lazy="_lz")
         memo = ["_m = {}"] if "_m[" in src or any("_m[" in part for _, part in hoisted) else []
+        memo += ["_lz = {}"] if "_lz[" in src else []
         self.values = comp.function("", (), statements=memo + [f"{name} = {part}" for name, part in hoisted] + [
             f"return [{src} for p_seat in range({game.n})]"])
         self.counter = self._counter(game, comp, body.get("counter"), path + ("counter",))
