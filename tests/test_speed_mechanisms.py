@@ -441,7 +441,6 @@ def test_a_table_of_zeros_and_ones_is_summed_when_the_deck_holds_a_face_twice():
     assert _counted(C, "sum(map(ONES.__getitem__, s.z[0]))") == "sum(map(ONES.__getitem__, s.z[0]))"
 
 
-
 def test_an_exempt_part_that_does_not_read_the_card_is_tested_once_with_the_same_cards(monkeypatch):
     """wizard.md, Play: ``exempt: card == WZ or card == NR or wizard_first``: the term that does not read the
     card (a Wizard led) is tested once per listing, the whole hand when it holds (``Compiler.or_split``),
@@ -471,7 +470,6 @@ def test_an_exempt_part_that_does_not_read_the_card_is_tested_once_with_the_same
     plain = load("wizard", 4)
     assert not any(getattr(st, "exempt_split", None) for st in plain.steps)
     assert play(plain) == split
-
 
 
 def test_a_left_play_order_is_made_once_per_seat_sitting_out():
@@ -504,3 +502,28 @@ def test_team_totals_read_the_fixed_partnerships_as_groups_does():
                 for i in grp:
                     plain[i] = sum(row[j] for j in grp)
             assert teams.team_totals(s, row) == plain == teams.totals(s, row, "team")
+
+
+@pytest.mark.parametrize("name,n", [("black-lady", 3), ("black-lady", 4), ("cancellation-black-lady-8-widow", 8)])
+def test_the_texts_of_passes_are_each_moves_codes(name, n):
+    """A pass of several cards lists every set of the hand (680 of three from seventeen) with its text: for
+    two, three or four cards each text is one f-string of the unpacked move, the same text as ``pass`` and
+    the cards' codes joined."""
+    import itertools
+    from cardspec.engine.steps.passing import Pass
+    g = load(name, n)
+    code = g.deck.code
+    seen = 0
+    for s in _positions(g, seeds=2, cap=400):
+        step = s.current_step()
+        if not isinstance(step, Pass) or step.single:   # (one card at a time: the card's own text)
+            continue
+        moves = step.legal(s)
+        plain = ["pass " + " ".join([code[c] for c in m]) for m in moves]
+        assert step.texts(s, moves) == plain
+        mixed = moves[:3] + [m[:1] for m in moves[:2]]   # moves of two sizes (one card at a time)
+        hand = sorted(s.z[step.zone][s.v[TO_ACT]], key=g.deck.sort_key.__getitem__)
+        for other in [mixed] + [list(itertools.combinations(hand, k))[:40] for k in (1, 2, 3, 4, 5)]:
+            assert step.texts(s, other) == ["pass " + " ".join([code[c] for c in m]) for m in other]
+        seen += 1
+    assert seen > 0

@@ -189,7 +189,17 @@ class Pass(Step):
     def texts(self, s, moves):
         if self.single:
             return list(map(self._one_text, map(_first, moves)))
+        # A pass of several cards lists every set of the hand (680 of three from seventeen): for the usual
+        # sizes each text is one f-string of the codes, the move unpacked (no list and no join per move).
         code = s.game.deck.code
+        sizes = set(map(len, moves))
+        k = sizes.pop() if len(sizes) == 1 else 0
+        if k == 3:
+            return [f"pass {code[a]} {code[b]} {code[c]}" for a, b, c in moves]
+        if k == 2:
+            return [f"pass {code[a]} {code[b]}" for a, b in moves]
+        if k == 4:
+            return [f"pass {code[a]} {code[b]} {code[c]} {code[d]}" for a, b, c, d in moves]
         return ["pass " + " ".join([code[c] for c in m]) for m in moves]
 
     def parse(self, s, text):
