@@ -147,7 +147,7 @@ class Deck:
     specials: list = field(default_factory=list)
     #: names of effective suits no printed card has (``deck: extra_suits:``, docs/tricks.md): suit indexes
     #: ``len(suits)``, ``len(suits) + 1``, … that ``suit_of:`` may give and a trump may name (a trump suit
-    #: made of cards of several printed suits, e.g. four jacks alone; the games: docs/tricks.md)
+    #: made of cards of several printed suits, e.g. the jacks alone as a suit of their own; the games: docs/tricks.md)
     extra_suits: list = field(default_factory=list)
 
     def __post_init__(self):
