@@ -66,11 +66,12 @@ def test_hand_is_sorted_by_suit_and_coloured_with_an_ascii_fallback():
 
 def test_a_whole_hearts_deal_is_played_by_clicking_cards():
     """black-lady.md "Hearts": one deal, pass three then thirteen tricks, every action by a mouse click on a
-    highlighted card; the highlighted cards are exactly those the legal actions use."""
+    highlighted card (the pass: three cards, then the button that confirms them, issue 35 item 2); the
+    highlighted cards are exactly those the legal actions use."""
     game = cardspec.load("hearts", options={"deals": 1})
 
     async def go():
-        app = CardTableApp(game, seat=0, seed=5, delay=0)
+        app = CardTableApp(game, seat=0, seed=5, delay=0, bots="random")
         async with app.run_test(size=SIZE) as pilot:
             await _settle(pilot, app)
             moves = 0
@@ -80,9 +81,21 @@ def test_a_whole_hearts_deal_is_played_by_clicking_cards():
                 legal = app.state.legal_actions()
                 lit = {b.code for b in _card_buttons(app) if b.has_class("legal")}
                 assert lit == playable_cards(legal, app.hand)
-                code = legal[0].split()[-1]          # "pass 2C" or "QS": the card to click
-                await _click_card(pilot, app, code)
-                assert app.played[-1:] == [legal[0]], _status(app)
+                left = app.view.get("pass_left") or 0
+                if left > 1:                         # a pass of three: the cards clicked, then its button
+                    cards = [a.split()[-1] for a in legal[:left]]
+                    for code in cards:
+                        await _click_card(pilot, app, code)
+                    assert app.state.legal_actions() == legal, "a selected card is not passed yet"
+                    whole = [b for b in app.query(ActionButton) if b.action_text == "pass " + " ".join(cards)]
+                    assert whole, [b.action_text for b in app.query(ActionButton)]
+                    await pilot.click(whole[0])
+                    await pilot.pause()
+                    assert app.played[-1:] == ["pass " + " ".join(cards)], _status(app)
+                else:
+                    code = legal[0].split()[-1]      # "QS": the card to click
+                    await _click_card(pilot, app, code)
+                    assert app.played[-1:] == [legal[0]], _status(app)
                 moves += 1
                 await _settle(pilot, app)
             assert app.state.terminal
