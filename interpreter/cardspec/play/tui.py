@@ -403,8 +403,8 @@ class CardTableApp(App):
         elif v["to_act"] == self.seat:
             st.add_class("mine")
             if v.get("secret_rule"):
-                text = "Your turn — choose the secret rule: a button below says each in words (↓, Enter), " \
-                       "or press ':' to write your own"
+                text = "Your turn — choose the secret rule: each button below says one in words (↓ ↑ ← → move, " \
+                       "Enter picks the one in focus), or press ':' to write your own"
             elif self._whole_pass():
                 text = f"Your turn — select {v['pass_left']} cards to pass (Enter on each), then confirm them " \
                        "with their button (↓, Enter); Esc undoes"
@@ -412,8 +412,8 @@ class CardTableApp(App):
                 text = "Your turn — " + describe_legal(self.legal, limit=8)
         else:
             text = f"Waiting for seat {v['to_act']} (bot)…"
-        if self.message:
-            text += f"   [{self.message}]"
+        if self.message:   # first: a refusal's reason is never the part cut off
+            text = f"[{self.message}]  " + text
         st.update(symbolize(text, self.ascii_only))
 
     def _draw_scores(self, v) -> None:
@@ -458,7 +458,7 @@ class CardTableApp(App):
             out.append("\n")
         if v.get("secret_rule") and v.get("to_act") == self.seat:   # choosing a secret rule: its buttons say
             out.append("Choose the secret rule by its words (a card may follow the last card when …), ", style="bold")
-            out.append("or press ':' and " + WRITE_HELP + "\n")
+            out.append("press ':' to " + WRITE_HELP.removeprefix("or ") + "\n")
         self.query_one("#table", Static).update(out)
 
     def _draw_since(self) -> None:
@@ -516,12 +516,13 @@ class CardTableApp(App):
         chosen = [self.hand[i] for i in self.selected]
         whole = whole_passes((self.view or {}).get("pass_left") or 0, self.legal, chosen)
         sel, held = Counter(chosen), Counter(self.hand)
+        whole_mode = self._whole_pass()   # a pass chosen whole: no button passes fewer cards
         exact, plain = [], []
         for a in self.legal:
             cards = Counter(_cards_of(a, self.card_names))
             if not cards or cards - held:   # no card, or a card not in the hand (call 8H): a button of its own
                 plain.append(a)
-            elif sel and cards == sel:
+            elif sel and cards == sel and not whole_mode:
                 exact.append(a)
         return (whole + exact + plain)[:MAX_BUTTONS]
 
@@ -547,6 +548,9 @@ class CardTableApp(App):
             return
         self.cursor = index
         code = self.hand[index]
+        if not self.legal or code not in playable_cards(self.legal, self.hand):
+            self.play(code)   # not my turn, or no legal action uses the card: the reason, nothing changes
+            return
         if not self.selected and not self._whole_pass():
             using = [a for a in self.legal if code in _cards_of(a, self.card_names)]
             if using == [code]:
@@ -648,6 +652,7 @@ class CardTableApp(App):
         self.selected = []
         self.message = ""
         if isinstance(self.focused, Input):
+            self.focused.value = ""
             self.set_focus(None)
         self.refresh_table()
 
