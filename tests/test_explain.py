@@ -60,3 +60,15 @@ def test_explain_reads_as_words_issue_35_item_7():
     for name in ("red-dog", "red-dog-casino", "burraco", "hearts", "napoleon"):
         text = explain(name, width=1000)
         assert "passes to the none" not in text and not re.search(r"\b1 (players|cards)\b", text), name
+
+
+def test_a_deal_after_the_first_decision_is_measured_after_it():
+    """eleusis-prophets.yaml: the dealer chooses the secret rule, then each child is dealt hand_size (12)
+    and one card starts the line. The deal table said "no card dealt before play" (fresh-eyes report on
+    issue 35); it now says what the deal gives once the first decision is taken."""
+    text = explain("eleusis-prophets", players=4)
+    line = next(ln for ln in text.splitlines() if ln.startswith("- 4 players"))
+    assert "no card dealt before play" not in text
+    assert "no card dealt before the first decision; after 1 decision" in " ".join(text.split())
+    joined = " ".join(text.split())
+    assert "12 cards in each hand, but 1 player is dealt none, 1 in the line, 67 left in the stock" in joined, line

@@ -334,6 +334,25 @@ def test_nineteen_bet_buttons_all_fit_on_rows_at_80_columns():
     asyncio.run(go())
 
 
+def test_a_long_legal_list_points_at_the_buttons_not_at_question_mark():
+    """Fresh-eyes report on issue 35: the TUI's status said "… (30 in all; '?' lists them)" where '?' shows
+    the keys. In the TUI the rest are the buttons below (or typed after ':'); the terminal keeps '?'."""
+    from cardspec.play.terminal import describe_legal
+    game = cardspec.load("red-dog-casino")
+
+    async def go():
+        app = CardTableApp(game, seat=0, seed=1, delay=0, bots="random")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _settle(pilot, app)
+            assert len(app.legal) > 8
+            status = _text(app.query_one("#status", Static))
+            assert "in all; the buttons below" in status, status
+            assert "'?' lists them" not in status
+    asyncio.run(go())
+    many = [f"bet {i}" for i in range(40)]
+    assert describe_legal(many, limit=8).endswith("(40 in all; '?' lists them)")
+
+
 def test_snapshot_80x24_hearts_pass_with_a_selection(snap_compare):
     """80×24 (--ascii): a Hearts pass with two cards selected; the status says what the selection makes."""
     async def run_before(pilot):

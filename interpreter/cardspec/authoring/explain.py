@@ -507,8 +507,39 @@ def _deck(game) -> list:
     return out
 
 
+#: Decisions taken (each the first legal action) to reach a deal that comes after a decision (a secret rule
+#: chosen, suits owned, a bet): the deal table then says what the deal gives after them.
+DEAL_LOOKAHEAD = 8
+
+
+def _dealt_parts(g, st) -> tuple[list, int | None]:
+    """``(parts, cards in the stock or None)`` of the deal table for state ``st``: the cards in each zone."""
+    parts, stock = [], None
+    for zi, zn in enumerate(g.zones):
+        cards = st.z[zi]
+        if zn.per_seat:
+            sizes = [len(c) for c in cards]
+            dealt = sorted({x for x in sizes if x})
+            if dealt:
+                # one size, or a range (a later seat dealt fewer); seats dealt none (sitting out) said apart
+                each = str(dealt[0]) if len(dealt) == 1 else f"{dealt[0]} to {dealt[-1]}"
+                line = f"{each} {'card' if each == '1' else 'cards'} in each {zn.name}"
+                idle = sizes.count(0)
+                if idle:
+                    line += f", but {count_of(idle, 'player')} {'is' if idle == 1 else 'are'} dealt none"
+                parts.append(line)
+        elif cards and zn.name != "stock":
+            face = st.face_up[zi] if zi < len(st.face_up) else 0
+            parts.append(f"{len(cards)} in the {zn.name}" + (f" ({face} face up)" if face else ""))
+        elif cards:
+            stock = len(cards)
+    return parts, stock
+
+
 def _deal_sizes(game_for, counts) -> list:
-    """One line per player count: cards in each zone after the first deal (measured by dealing)."""
+    """One line per player count: cards in each zone after the first deal (measured by dealing). When the
+    first decision comes before any card is dealt (a secret rule, suits owned, a bet), the line says so and
+    what the deal gives after up to ``DEAL_LOOKAHEAD`` decisions, each the first legal action."""
     out = []
     for n in counts:
         try:
@@ -517,29 +548,29 @@ def _deal_sizes(game_for, counts) -> list:
         except CardspecError as e:
             out.append(f"- {count_of(n, 'player')}: cannot be dealt ({e})")
             continue
-        parts, stock = [], None
-        for zi, zn in enumerate(g.zones):
-            cards = st.z[zi]
-            if zn.per_seat:
-                sizes = [len(c) for c in cards]
-                dealt = sorted({x for x in sizes if x})
-                if dealt:
-                    # one size, or a range (a later seat dealt fewer); seats dealt none (sitting out) said apart
-                    each = str(dealt[0]) if len(dealt) == 1 else f"{dealt[0]} to {dealt[-1]}"
-                    line = f"{each} {'card' if each == '1' else 'cards'} in each {zn.name}"
-                    idle = sizes.count(0)
-                    if idle:
-                        line += f", but {count_of(idle, 'player')} {'is' if idle == 1 else 'are'} dealt none"
-                    parts.append(line)
-            elif cards and zn.name != "stock":
-                face = st.face_up[zi] if zi < len(st.face_up) else 0
-                parts.append(f"{len(cards)} in the {zn.name}" + (f" ({face} face up)" if face else ""))
-            elif cards:
-                stock = len(cards)
+        parts, stock = _dealt_parts(g, st)
+        head = f"- {count_of(n, 'player')}: "
+        if not parts:
+            taken = []
+            try:
+                while not parts and len(taken) < DEAL_LOOKAHEAD and not st.terminal:
+                    first = st.legal_actions()[0]
+                    taken.append(f"seat {st.to_act}: {first}")
+                    st.apply(first)
+                    parts, stock = _dealt_parts(g, st)
+            except CardspecError:
+                parts = []
+            if parts:
+                head += (f"no card dealt before the first decision; after {count_of(len(taken), 'decision')} "
+                         f"(`{taken[0]}`{', …' if len(taken) > 1 else ''}): ")
+            else:
+                out.append(head + (f"no card dealt in the first {count_of(len(taken), 'decision')}" if taken
+                                   else "no card dealt") + (f" ({count_of(stock, 'card')} in the stock)"
+                                                             if stock is not None else ""))
+                continue
         if stock is not None:
-            parts.append(f"{stock} left in the stock" if parts else
-                         f"no card dealt before play ({count_of(stock, 'card')} in the stock)")
-        out.append(f"- {count_of(n, 'player')}: " + (", ".join(parts) if parts else "no card dealt before play"))
+            parts.append(f"{stock} left in the stock")
+        out.append(head + ", ".join(parts))
     return out
 
 

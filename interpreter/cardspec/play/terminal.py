@@ -232,7 +232,7 @@ def _is_card(word) -> bool:
         return False
 
 
-def describe_legal(legal, limit=30) -> str:
+def describe_legal(legal, limit=30, more: str = "'?' lists them") -> str:
     """The legal actions for a person (str). Up to ``limit`` are listed (``QS | 2C``); a longer list is
     summarised: actions that are a word and the same number (>1) of cards each become
     ``pass 3 cards, e.g. `pass 2C 3C 4C```, the rest are listed up to ``limit``, then a count."""
@@ -250,7 +250,7 @@ def describe_legal(legal, limit=30) -> str:
         else:
             listed += [" ".join([verb] + r) for r in rests]
     if listed:
-        shown = listed if len(listed) <= limit else listed[:limit] + [f"… ({len(listed)} in all; '?' lists them)"]
+        shown = listed if len(listed) <= limit else listed[:limit] + [f"… ({len(listed)} in all; {more})"]
         parts.insert(0, "legal: " + _join(shown))
     return "; or ".join(parts)
 

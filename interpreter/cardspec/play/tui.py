@@ -409,7 +409,7 @@ class CardTableApp(App):
                 text = f"Your turn — select {v['pass_left']} cards to pass (Enter on each), then confirm them " \
                        "with their button (↓, Enter); Esc undoes"
             else:
-                text = "Your turn — " + describe_legal(self.legal, limit=8)
+                text = "Your turn — " + describe_legal(self.legal, limit=8, more="the buttons below, or ':' to type one")
         else:
             text = f"Waiting for seat {v['to_act']} (bot)…"
         if self.message:   # first: a refusal's reason is never the part cut off
