@@ -20,7 +20,7 @@ pytest.importorskip("textual")
 import cardspec   # noqa: E402
 from cardspec.play.terminal import format_events, person_opponents   # noqa: E402
 from cardspec.play.tui import (KEYS, ActionButton, CardButton, CardTableApp, Rows, _cards_of, action_label,   # noqa: E402
-                               pack_rows, symbolize, whole_passes)
+                               pack_rows, since_lines, symbolize, whole_passes)
 from cardspec.players.policy import PolicyBot   # noqa: E402
 from textual.widgets import Input, Static   # noqa: E402
 
@@ -227,6 +227,33 @@ def test_red_dog_bets_by_keys_and_the_settled_hand_stays_in_sight():
     app, done = _play_by_keys(game, 0, 7, None, 12, size=(80, 24), check=check)
     assert done == 12 or app.state.terminal
     assert any("third card" in k for k in kept), kept
+
+
+def test_since_your_last_move_cuts_whole_moves_only():
+    """Fresh-eyes report on issue 35: "Since your last move" cut its middle at a line, so Red Dog's
+    "consecutive ranks: a tie, nothing moves" could stand under another seat's bet. A cut now leaves out
+    whole moves (a line and the lines indented under it) and says how many; the first move (yours and its
+    result) and the latest are whole."""
+    lines = ["  seat 0: raise 30",
+             "    spread 10, bets 30: third card 2H, strictly between: wins; paid 30 (pot 0)",
+             "  pot refill: each player in play pays 10 (pot 30)",
+             "  seat 1 shows TS 7C", "  seat 1: raise 25",
+             "    spread 2, bets 25: third card TC, not between: loses the bet; paid 0 (pot 55)",
+             "  seat 2 shows 9D 8H", "    consecutive ranks: a tie, nothing moves",
+             "  seat 0 shows 7D 6C", "    consecutive ranks: a tie, nothing moves",
+             "  seat 1 shows QD KD", "    consecutive ranks: a tie, nothing moves",
+             "  seat 2 shows 3C 4D", "    consecutive ranks: a tie, nothing moves",
+             "  seat 0 shows 9H 3D"]
+    shown = since_lines(lines, 8)
+    assert shown[:2] == lines[:2]
+    assert shown[2] == "  … (5 moves: see the log)"
+    assert shown[3:] == lines[-5:]
+    for i, ln in enumerate(shown):   # every indented result sits under its own move
+        if ln.startswith("    "):
+            assert shown[i - 1] == lines[lines.index(ln, lines.index(shown[i - 1])) - 1]
+    assert since_lines(lines[:8], 8) == lines[:8]
+    heading = ["Deal 2 (dealer: seat 1)"] + lines
+    assert since_lines(heading, 8)[0] == "Deal 2 (dealer: seat 1)" and "    " not in since_lines(heading, 8)[2][:4]
 
 
 def test_burraco_turns_by_keys_against_its_meld_bot():

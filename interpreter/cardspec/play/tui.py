@@ -174,6 +174,32 @@ def action_label(action: str, names=(), view: dict | None = None) -> str:
     return action
 
 
+
+def since_lines(lines: list, limit: int) -> list:
+    """The lines of "Since your last move" (``format_events`` lines) cut to about ``limit``: the first move
+    (the person's action and its result) and the latest moves, whole — a move's result, indented under it,
+    is never shown without the move it belongs to (a Red Dog "a tie, nothing moves" under the wrong seat's
+    spread) — with one line ``  … (N moves)`` for those left out, which the log pane still shows."""
+    if len(lines) <= limit:
+        return list(lines)
+    depths = [len(ln) - len(ln.lstrip(" ")) for ln in lines]
+    base = min(depths[1:])   # the moves' own indent; a heading above it (a new deal) is a move of its own
+    moves = []   # a move: a line and the more-indented lines under it
+    for ln, depth in zip(lines, depths):
+        if moves and depth > base:
+            moves[-1][1].append(ln)
+        else:
+            moves.append((depth, [ln]))
+    first, rest = moves[0][1], moves[1:]
+    tail, room = [], max(limit - len(first) - 1, 1)
+    while rest and (not tail or len(rest[-1][1]) <= room):
+        block = rest.pop()[1]
+        tail[:0] = block
+        room -= len(block)
+    if not rest:
+        return first + tail
+    return first + [f"  … ({len(rest)} {'move' if len(rest) == 1 else 'moves'}: see the log)"] + tail
+
 class Rows(VerticalScroll, inherit_bindings=False):
     """Rows of buttons that scroll when they do not fit (the hand, the actions); its arrow keys are the
     table's (``KEYS``), so it takes none of its own and is never focused itself."""
@@ -474,8 +500,7 @@ class CardTableApp(App):
             box.update("")
             return
         out = Text("Since your last move:\n", style="bold")
-        if len(lines) > SINCE_LINES:   # your action and its result first, then the latest moves
-            lines = lines[:3] + ["  …"] + lines[-(SINCE_LINES - 3):]
+        lines = since_lines(lines, SINCE_LINES)
         for ln in lines:
             out.append_text(symbolize(ln, self.ascii_only))
             out.append("\n")
