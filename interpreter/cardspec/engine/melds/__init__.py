@@ -70,6 +70,7 @@ the expression language below them)::
     _layout.py     sequences with wild cards, a meld's layout on the table, the fixed lay-off
     _listing.py    melds_in and extensions as lists (the walks of ranks and windows of places)
     _hand.py       a hand split once for the searches, and its quick tests
+    _kept.py       listings kept between decisions: a hand's listing worked out from a close hand's
     _search.py     MeldsIn and Extensions: searched by the cards chosen so far (small choices)
     _effects.py    the meld, lay_off and wild_to_low_end effects (registered on import)
     _functions.py  the expression functions (registered as builtins on import)

@@ -15,6 +15,7 @@ from collections import Counter
 
 from ..choices import CardSetSearch
 from ._hand import _hand_of, _minus
+from ._kept import kept_listing
 from ._layout import ACE, MAX_PLACES
 from ._listing import _sub_multisets, _wild_choices, extensions, melds_in
 
@@ -193,7 +194,10 @@ class MeldsIn(CardSetSearch):
         self._h = None
 
     def _listing(self):
-        return melds_in(self.hand, self.wild, self.maxw, self.RANK, self.SUIT, self.SORT_KEY)
+        # kept between decisions (_kept): worked out from a close hand's listing when there is one
+        return kept_listing(("m", self.wild, max(0, self.maxw)), self.hand, self.RANK, self.SUIT, self.SORT_KEY,
+                            lambda: melds_in(self.hand, self.wild, self.maxw, self.RANK, self.SUIT, self.SORT_KEY),
+                            self.containing)
 
     def _hand(self):
         if self._h is None:
@@ -254,7 +258,9 @@ class Extensions(CardSetSearch):
         return not cur and not self._any_joins()
 
     def _listing(self):
-        return extensions(self.meld, self.hand, self.wild, self.maxw, self.RANK, self.SUIT, self.SORT_KEY)
+        return kept_listing(("x", self.meld, self.wild, max(0, self.maxw)), self.hand, self.RANK, self.SUIT,
+                            self.SORT_KEY, lambda: extensions(self.meld, self.hand, self.wild, self.maxw, self.RANK,
+                                                              self.SUIT, self.SORT_KEY), self.containing)
 
     def _hand(self):
         if self._h is None:
