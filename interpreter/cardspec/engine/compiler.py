@@ -286,6 +286,8 @@ class Compiler:
         else:
             body = "\n".join("    " + ln for ln in statements) or "    pass"
             src = f"def {fname}({args}):\n{body}\n"
+        if "sum(map(" in src:
+            src = self._byte_sums(src)
         src = _TABLE_GET.sub(self._fast_get, src)
         if self.env.dynamic_suit:
             src = _dynamic_suits(src)
@@ -295,6 +297,35 @@ class Compiler:
         self.digest.update(_ID_IN_NAME.sub("#", src).encode())
         exec(code, self.ns)  # generated from the checked tree, checked again by check_generated
         return self.ns[fname]
+
+    def _byte_sums(self, src: str) -> str:
+        """``sum(map(TABLE.__getitem__, PILE))`` (a total of a card table over a zone's cards: points taken)
+        as ``sum(_BYTES(PILE).translate(TABLE_B))``: the cards as bytes, each replaced by its value in C,
+        summed — a third fewer instructions than a call per card. Only where it gives the same value: a
+        table of ints 0..255 indexed by card faces below 256, and a pile that is a zone read
+        (``s.z[i][...]`` or ``z[i][...]``: card faces only, never -1 or another value)."""
+        out, pos = [], 0
+        for m in _SUM_MAP.finditer(src):
+            if m.start() < pos:
+                continue
+            t = self.ns.get(m.group(1))
+            arg0 = m.end()
+            end = _paren_end(src, arg0)   # the ')' closing map(
+            if not isinstance(t, tuple) or not t or len(t) > 256 or end is None or \
+                    not all(type(x) is int and 0 <= x <= 255 for x in t) or not _ZONE_READ.fullmatch(src[arg0:end]):
+                continue
+            made = self.__dict__.setdefault("_byte_tables", {})
+            key = (m.group(1), id(t))
+            if key not in made or made[key][0] is not t:
+                name = f"_B{len(made)}_{m.group(1).strip('_')}"
+                self.ns[name] = bytes(t) + bytes(256 - len(t))
+                made[key] = (t, name)
+            self.ns["_BYTES"] = bytes
+            out.append(src[pos:m.start()])
+            out.append(f"sum(_BYTES({src[arg0:end]}).translate({made[key][1]})")
+            pos = end + 1   # (the ')' of map( is replaced; sum('s own stays)
+        out.append(src[pos:])
+        return "".join(out)
 
     def _fast_get(self, m) -> str:
         """``TABLE.__getitem__`` of a tuple table (``map(POINTS.__getitem__, won)``, a sort key) as the
@@ -371,6 +402,26 @@ class Compiler:
 
 
 _BARE_ZONE = re.compile(r"s\.z\[(\d+)\]")
+_SUM_MAP = re.compile(r"\bsum\(map\(([A-Z][A-Z_0-9]*|_T\d+)\.__getitem__, ")
+#: a zone's pile as generated code reads it (``Compiler._byte_sums``): card faces only
+_ZONE_READ = re.compile(r"\((?:s\.)?z\[\d+\]\[(?:\w+|s\.v\[\d+\])\] if 0 <= (?:\w+|s\.v\[\d+\]) < \d+ else _NO_ZONE\)"
+                        r"|(?:s\.)?z\[\d+\](?:\[(?:\w+|s\.v\[\d+\])\])?")
+
+
+def _paren_end(src: str, start: int):
+    """Index of the ')' closing the call whose arguments start at ``start`` (None past a string or the end)."""
+    depth = 0
+    for j in range(start, len(src)):
+        ch = src[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return j if ch == ")" else None
+            depth -= 1
+        elif ch in "'\"":
+            return None
+    return None
 _SIMPLE_OPERAND = r"s\.v\[\d+\]|p_\w+|_l\d+_\w+|-?\d+"
 
 

@@ -20,7 +20,7 @@ from itertools import chain as _chain_iter
 from . import melds as _melds  # noqa: F401  (meld functions for expressions, meld/lay_off effects)
 from . import plays as _plays  # noqa: F401  (the play and plays_to effects: cards played in sequence)
 from .compile import compile_into
-from .compile.generate import action_codec
+from .compile.generate import action_codec, specialisation as _specialisation
 from .compiler import _ID_IN_NAME
 from .model import Counter, VISIBILITY, Var, Zone  # noqa: F401  (the declarations' shapes, also named here)
 from .slots import SITS_OUT
@@ -85,6 +85,12 @@ class Game:
             codec, cls = action_codec(self)
             self.__dict__.update(_codec=codec, _state_class=cls)   # (caches: allowed on a frozen Game)
         return codec
+
+    def specialisation(self) -> list:
+        """Which steps run code generated for this ruleset and which take the generic path, and why:
+        one dict per step (``step``, ``kind``, ``text``, ``ids``; ``"generated"`` or the reason), as
+        ``compile.generate.specialisation`` describes. Builds the action codec if needed; never raises."""
+        return _specialisation(self)
 
     def new_state(self, seed=None, dealer: int | None = None, deck_order=None, record: bool = True,
                   deal=None, rng: random.Random | None = None):

@@ -18,7 +18,7 @@ from ..state import State
 from ..steps.tricks import CHOICE
 from ...errors import CardspecError
 
-ADDS = ("n_v", "var_resets", "deal_counters", "per_seat", "key_mode", "_state_class")
+ADDS = ("n_v", "var_resets", "deal_counters", "per_seat", "key_mode", "_specialised", "_state_class")
 
 
 def run(g):
@@ -34,6 +34,7 @@ def run(g):
     g.per_seat = tuple(z.per_seat for z in g.zones)
     # how State.position_key keys each zone: 0 in order, 1 per seat as multisets, 2 top card + multiset
     g.key_mode = tuple(1 if z.per_seat else 2 if z.order == "top_only" else 0 for z in g.zones)
+    g._specialised = {}   # (api, step index) -> True: the steps the generated API methods answer (specialisation)
     g._state_class = text_state_class(g) or State   # generated legal_actions/apply at trick steps
     return g
 
@@ -74,6 +75,7 @@ def text_state_class(game):
     if comp is None:
         return None
     legal, apply = [], []
+    made = game.__dict__.setdefault("_specialised", {})   # (api, pc) -> True (read by ``specialisation``)
     # Later steps first: the play of a deal comes after its passes and bids, and makes most decisions.
     for pc, step in reversed(list(enumerate(game.steps))):
         if not step.decision or step.compound:
@@ -81,6 +83,7 @@ def text_state_class(game):
         spec = step.text_fused()
         if spec is None:
             continue
+        made[("text", pc)] = True
         listing, play = spec
         chooses = getattr(step, "choose", None) is not None   # (moves from CHOICE on: State's own apply)
         legal += [f"{'if' if not legal else 'elif'} s.pc == {pc}:",
@@ -144,6 +147,7 @@ def fused_state_class(game, codec):
         spec = step.id_fused(codec)
         if spec is None:
             continue
+        game.__dict__.setdefault("_specialised", {})[("ids", pc)] = True
         keys, play, more = spec
         k = f"_{pc}"
         names.update(more)
@@ -182,3 +186,44 @@ def fused_state_class(game, codec):
     base = game._state_class   # (State, or text_state_class's: the text API's generated methods kept)
     return type("State", (base,), {"__slots__": (), "__module__": State.__module__,
                                    "legal_action_ids": f_legal, "apply_id": f_apply})
+
+
+def specialisation(game) -> list:
+    """Which steps of ``game`` run generated code specialised for the ruleset, and why not the others
+    (issue 37: the generic path is the fallback). One dict per step, in deal order: ``step`` (its
+    id or kind), ``kind``, ``text`` and ``ids``: ``"generated"`` when the text API
+    (``legal_actions``/``apply``) or the id API (``legal_action_ids``/``apply_id``) lists and plays
+    that step inside the state's generated methods, else the reason it takes the generic methods.
+    Builds the game's ``ActionCodec`` if it was not built; a game with no integer action space has
+    ``ids`` ``"no action space: ..."`` everywhere. Never raises for a compiled game."""
+    from ..choices import ActionSpaceError
+    try:
+        codec = game.actions
+    except ActionSpaceError as e:
+        codec, no_ids = None, f"no action space: {e}"
+    made = game.__dict__.get("_specialised", {})
+    out = []
+    for pc, step in enumerate(game.steps):
+        row = {"step": getattr(step, "name", None) or step.kind, "kind": step.kind}
+        if not step.decision:
+            why = "no decision: run by the generic flow (State._advance_steps)"
+            row["text"] = row["ids"] = why
+            out.append(row)
+            continue
+        if step.compound:
+            why = "compound actions (several small choices): the generic methods"
+            row["text"] = row["ids"] = why
+            out.append(row)
+            continue
+        row["text"] = "generated" if made.get(("text", pc)) else \
+            f"no generated statements for a '{step.kind}' step here (choose:, auto:, windows: or the kind)"
+        if codec is None:
+            row["ids"] = no_ids
+        elif made.get(("ids", pc)):
+            row["ids"] = "generated"
+        elif step.id_fast is None:
+            row["ids"] = "no id per move by table look-up: ids from the legal texts (generic)"
+        else:
+            row["ids"] = f"id hot path by calls (choosing.py id_fast): no generated statements for a '{step.kind}' step here"
+        out.append(row)
+    return out
