@@ -27,7 +27,8 @@ the machine's load: each ruleset's loop and API (the same matches as above, ``ra
 run for N and for 2N matches in a child process (``--play NAME ENGINE N``), and
 (instructions(2N) - instructions(N)) / N is the cost of one match (loading and starting cancel
 out). It prints instructions per match for both and api / loop (at least 1: the loop is no slower
-than the public API).
+than the public API). Loop and API draw differently, so they play different matches: where match
+lengths vary a lot (Red Dog), use a large N (40) before reading api / loop.
 """
 from __future__ import annotations
 
