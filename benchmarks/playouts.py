@@ -19,6 +19,16 @@ OpenSpiel's games; other rulesets as whole matches with their defaults and the
 minimum player count (Oh Hell: a random hand size per deal, like OpenSpiel).
 The machines here are noisy: compare the ratios printed by one run, not
 figures from different runs.
+
+    python benchmarks/playouts.py --callgrind N [--only red-dog,red-dog-casino]
+
+instead counts instructions (valgrind's callgrind, ``PYTHONHASHSEED=0``), which do not move with
+the machine's load: each ruleset's loop and API (the same matches as above, ``random.Random(7)``)
+run for N and for 2N matches in a child process (``--play NAME ENGINE N``), and
+(instructions(2N) - instructions(N)) / N is the cost of one match (loading and starting cancel
+out). It prints instructions per match for both and api / loop (at least 1: the loop is no slower
+than the public API). Loop and API draw differently, so they play different matches: where match
+lengths vary a lot (Red Dog), use a large N (40) before reading api / loop.
 """
 from __future__ import annotations
 
@@ -83,6 +93,41 @@ def api_player(game):
     return play
 
 
+def play(name: str, engine: str, n: int) -> None:
+    """Play ``n`` matches of ``name`` (SETTINGS) with ``engine`` (``loop`` or ``api``): the child that
+    ``--callgrind`` counts."""
+    players, options = SETTINGS.get(name, (None, {}))
+    game = cardspec.load(name, players, options)
+    run = (loop_player if engine == "loop" else api_player)(game)
+    for i in range(n):
+        run(i)
+
+
+def _instructions(name: str, engine: str, n: int) -> int:
+    """Instructions (callgrind's Ir) of ``playouts.py --play NAME ENGINE N`` in this interpreter."""
+    import re
+    import subprocess
+    env = dict(os.environ, PYTHONHASHSEED="0",
+               PYTHONPATH=os.pathsep.join([os.path.join(HERE, "..", "interpreter"), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                          os.path.abspath(__file__), "--play", name, engine, str(n)],
+                         env=env, capture_output=True, text=True)
+    m = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or m is None:
+        raise RuntimeError(f"callgrind of {name} {engine}: {out.stderr.strip()[-500:]}")
+    return int(m.group(1))
+
+
+def callgrind(names, n: int) -> int:
+    """Print instructions per match of the loop and the API of each ruleset (``n`` and ``2n`` matches)."""
+    print(f"instructions per match (callgrind, {n} and {2 * n} matches, PYTHONHASHSEED=0)")
+    print(f"{'ruleset':34} {'loop':>14} {'api':>14} {'api/loop':>9}")
+    for name in names:
+        per = {e: (_instructions(name, e, 2 * n) - _instructions(name, e, n)) / n for e in ("loop", "api")}
+        print(f"{name:34} {per['loop']:>14,.0f} {per['api']:>14,.0f} {per['api'] / per['loop']:>9.2f}", flush=True)
+    return 0
+
+
 def measure(names, seconds, rounds=1):
     """games/s per engine and ruleset: the best of ``rounds`` interleaved measurements.
 
@@ -131,8 +176,15 @@ def main(argv=None):
     ap.add_argument("--only", default="", help="comma-separated ruleset names")
     ap.add_argument("--rounds", type=int, default=5,
                     help="interleaved rounds per ruleset; each engine's best round is reported")
+    ap.add_argument("--callgrind", type=int, metavar="N",
+                    help="count instructions per match of loop and API over N and 2N matches instead")
+    ap.add_argument("--play", nargs=3, metavar=("NAME", "ENGINE", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.play:
+        return play(args.play[0], args.play[1], int(args.play[2]))
     names = [n for n in args.only.split(",") if n] or builtin_names()
+    if args.callgrind:
+        return callgrind(names, args.callgrind)
     results = measure(names, args.seconds, args.rounds)
     if args.json:
         print(json.dumps(results, indent=1))
@@ -152,4 +204,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -620,7 +620,7 @@ class FrozenPositions:
     __slots__ = ("counts", "most")
 
     def __init__(self, chain):
-        """``chain``: a ``State.positions`` value (``(hash, key, older)`` tuples, None, or a FrozenPositions)."""
+        """``chain``: a ``State.positions`` value (``(hash, key, older, seen)`` tuples, None, or a FrozenPositions)."""
         if isinstance(chain, FrozenPositions):
             counts = dict(chain.counts)
         else:
@@ -632,11 +632,49 @@ class FrozenPositions:
         self.most = max(counts.values(), default=0)
 
 
+class _Seen:
+    """How often each position of a ``State.positions`` chain occurs, for ``_fx_seen``: ``counts`` maps a
+    position's hash to ``[[key, n], ...]`` (equal keys counted together, as the chain compares them:
+    equal hashes, then ``==``), for the chain whose newest node has ``id`` ``head``.
+
+    Each node of a chain is ``(hash, key, older, seen)``; states and clones share nodes, so a state
+    that extends a node that is not its ``_Seen``'s head (a clone that went another way, or the state
+    it was cloned from) counts its chain again, once, into a ``_Seen`` of its own. ``head`` is an id,
+    not the node (a node -> seen -> node cycle would keep chains alive until the collector runs): a
+    node holding this ``_Seen`` with that id is the head, as only the head is ever extended in place."""
+
+    __slots__ = ("head", "counts")
+
+    def __init__(self, chain):
+        counts = {}
+        while chain is not None:
+            _count(counts, chain[0], chain[1])
+            chain = chain[2]
+        self.counts = counts
+        self.head = None
+
+
+def _count(counts, h, key) -> int:
+    """Count one more ``key`` (hash ``h``) in ``_Seen.counts``; returns its occurrences now."""
+    same = counts.get(h)
+    if same is None:
+        counts[h] = [[key, 1]]
+        return 1
+    for e in same:
+        if e[0] == key:
+            e[1] += 1
+            return e[1]
+    same.append([key, 1])
+    return 1
+
+
 def _fx_seen(s, times=0):
     """Record ``s.position_key()`` in ``s.positions``; return how often it has occurred (this time included).
 
     With a ``FrozenPositions`` history nothing is recorded; when even its most frequent position would
-    stay under ``times`` (int; <= 0: never ends), the key is not computed and the bound is returned."""
+    stay under ``times`` (int; <= 0: never ends), the key is not computed and the bound is returned.
+    The count is a look-up in the chain's ``_Seen`` (the chain is walked only when a state extends a
+    node another state extended first)."""
     node = s.positions
     if node is not None and node.__class__ is FrozenPositions:
         if times <= 0 or node.most + 1 < times:
@@ -644,13 +682,12 @@ def _fx_seen(s, times=0):
         return node.counts.get(s.position_key(), 0) + 1
     key = s.position_key()
     h = hash(key)
-    n = 1
-    node = s.positions
-    while node is not None:
-        if node[0] == h and node[1] == key:
-            n += 1
-        node = node[2]
-    s.positions = (h, key, s.positions)
+    seen = node[3] if node is not None else None
+    if seen is None or seen.head != id(node):
+        seen = _Seen(node)
+    n = _count(seen.counts, h, key)
+    node = s.positions = (h, key, node, seen)
+    seen.head = id(node)
     return n
 
 

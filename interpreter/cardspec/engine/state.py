@@ -72,7 +72,7 @@ class State(SmallChoices):
         self._deal_override = deal
         self._cache = None
         self.ts = None        # the turns step's own counters (see _turns.py)
-        self.positions = None  # positions seen, for repetition: (hash, key, older) chain (effect `repetition`)
+        self.positions = None  # positions seen, for repetition: (hash, key, older, seen) chain (effect `repetition`)
         self.nxt = None        # match: next_player for every seat (None: play goes left, or not computed yet)
         self.partial = ()      # small choices made so far of the seat to act's decision (choices.py)
         self._chpos = None     # the step's position for them (None: nothing chosen)

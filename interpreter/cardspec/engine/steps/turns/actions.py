@@ -25,7 +25,8 @@ PARAM_KINDS = tuple(KINDS)
 
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
-                 "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down")
+                 "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down",
+                 "digits_free")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -117,6 +118,9 @@ def compile_action(game, comp, name, spec, path):
         a.pre = comp.function(lsrc, (("seat", INT),))
         a.hoisted = True
         lsrc = "True"
+    # One number spelled in digits whose legality names no parameter: every value of its range is legal
+    # when ``pre`` holds (its check is the range's and ``pre``), so search.py reads a ``DigitTable``.
+    a.digits_free = len(a.params) == 1 and a.params[0].digits and lsrc == "True"
     ind = ""
     for head, _ in loops:
         lines.append(ind + head)

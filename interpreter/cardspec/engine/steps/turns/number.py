@@ -36,6 +36,77 @@ def _range(lo, hi, st):
     return range(lo, hi + 1, st)
 
 
+#: ``digit_table``'s tables by range (``(start, stop, step)``): a table depends on the range alone, so the
+#: random moves of every decision with the same bounds share it; emptied when it holds ``_TABLES_MAX``
+#: prefixes in all (a bound on memory, not on work: a table is rebuilt in one pass over its range).
+_TABLES: dict = {}
+_TABLES_MAX = 200_000
+_tables_size = 0
+
+
+class DigitTable:
+    """The digit strings of the values of a range (a ``number:`` parameter spelled in digits whose every
+    value is legal): the answers of the per-digit search (search.py) without a search per digit.
+
+    ``firsts``: prefix (``""`` too) -> the first value of the range, in its order, whose ``str`` starts with
+    it (exactly the prefixes some value has); ``values``: the range; ``nexts(prefix)``: the
+    ``(word, unit)`` pairs of the digits that may follow ``prefix`` (a parameter's ``units`` order:
+    ``DIGITS`` after ``""``, ``DIGITS[1:]`` after a digit), kept once asked; ``level(prefix)``: a
+    random move's options after ``prefix`` (not ``""``), ``(those digits, whether prefix is a value)``."""
+
+    __slots__ = ("firsts", "values", "_nexts", "_levels")
+
+    def __init__(self, values: range):
+        self.values = values
+        firsts = {}
+        if values:
+            firsts[""] = values[0]
+        for v in values:
+            w = str(v)
+            for k in range(1, len(w) + 1):
+                if w[:k] not in firsts:
+                    firsts[w[:k]] = v
+        self.firsts = firsts
+        self._nexts = {}
+        self._levels = {}
+
+    def nexts(self, prefix: str) -> tuple:
+        got = self._nexts.get(prefix)
+        if got is None:
+            firsts = self.firsts
+            if prefix not in firsts:
+                return ()
+            got = self._nexts[prefix] = tuple([(d, d) for d in (DIGITS[1:] if prefix else DIGITS)
+                                               if prefix + d in firsts])
+        return got
+
+
+    def level(self, prefix: str) -> tuple:
+        got = self._levels.get(prefix)
+        if got is None:
+            got = (tuple([w for w, _ in self.nexts(prefix)]), prefix != "-" and int(prefix) in self.values)
+            if prefix in self.firsts:
+                self._levels[prefix] = got
+        return got
+
+
+def digit_table(lo: int, hi: int, st: int) -> DigitTable:
+    """The ``DigitTable`` of the values ``lo..hi`` by ``st`` (``_range``'s, which raises ``RuleFault`` when
+    they are too many), from ``_TABLES`` when it was made before."""
+    global _tables_size
+    values = _range(lo, hi, st)
+    key = (values.start, values.stop, values.step)
+    t = _TABLES.get(key)
+    if t is None:
+        t = DigitTable(values)
+        if _tables_size + len(t.firsts) > _TABLES_MAX:
+            _TABLES.clear()
+            _tables_size = 0
+        _TABLES[key] = t
+        _tables_size += len(t.firsts)
+    return t
+
+
 def _number_first(a, P, j, w) -> str:
     """Why word ``w`` cannot be parameter ``P`` (a number) of action ``a``, in the action's terms:
     ``'lay off' needs meld (a number) first, not '5S': write lay off MELD CARDS``."""

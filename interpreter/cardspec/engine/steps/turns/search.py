@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import math
 
-from ...choices import DONE_WORD, _rest_if_within
+from ...choices import DIGITS, DONE_WORD, _rest_if_within
 from ....lang import RuleFault
 from ..base import MAX_LISTED, _listing_too_large
 from .cards import _Searched, _without_cards
+from .number import digit_table
 from .moves import ACTOR, DONE, PH, SKIP
 
 #: The memo key of the count of values a feasibility search tried (``_feasible``).
@@ -63,20 +64,26 @@ class ActionSearch:
         memo = {}
         ph = s.ts[PH]
         kind, acts = self._phase_actions(s)
-        firsts = self._firsts.get(ph)
-        if firsts is None:
-            firsts = self._firsts[ph] = tuple((a, self._first_kind(a)) for a in acts)
+        got = self._firsts.get(ph)
+        if got is None:
+            got = self._firsts[ph] = self._first_cands(kind, acts)
+        firsts, static = got
         seat = s.ts[ACTOR]
-        cands = []
-        for a, how in firsts:
-            if how == 4:
-                cands += [(a, u, how) for u in a.params[0].units(s, a, 0, seat, (), (), memo, cheap=True)]
-            elif how >= 2:   # the units are the first parameter's values (units' list of its domain)
-                cands += [(a, u, how) for u in a.params[0].domain(s, a, 0, seat, (), memo)]
-            else:
-                cands.append((a, None, how))
-        if kind == "any" or kind == "optional":
-            cands.append(None)
+        if static is not None:   # the same candidates every time (no unit depends on the state)
+            cands = list(static)
+        else:
+            cands = []
+            for a, how in firsts:
+                if how == 4:
+                    cands += [(a, u, how) for u in a.params[0].units(s, a, 0, seat, (), (), memo, cheap=True)]
+                elif how == 5:
+                    cands += [(a, u, how) for u in DIGITS]
+                elif how >= 2:   # the units are the first parameter's values (units' list of its domain)
+                    cands += [(a, u, how) for u in a.params[0].domain(s, a, 0, seat, (), memo)]
+                else:
+                    cands.append((a, None, how))
+            if kind == "any" or kind == "optional":
+                cands.append(None)
         rnd = rng.random
         floor = math.floor   # int() of the same float, cheaper
         pos = None
@@ -99,6 +106,11 @@ class ActionSearch:
                 if self._feasible(s, a, 0, seat, (), (u,), memo):
                     pos = (a.index, 0, (u,), ())
                     break
+            elif how == 5:   # _feasible's answer for a.digits_free: the condition, then the range's table
+                if (a.pre is None or self._pre(s, a, seat, memo)) and \
+                        u in self._digit_table(s, a, seat, memo).firsts:
+                    self._tried(a, 1, memo)
+                    return self._random_digits(s, a, u, seat, memo, rnd)
             # u: a whole value of the first parameter, of its domain (units listed it): legal when the
             # action's parameter-free condition holds and the rest can follow (_witness's answer)
             elif (a.pre is None or self._pre(s, a, seat, memo)) and \
@@ -113,12 +125,45 @@ class ActionSearch:
                 return move
             pos = self.choice_next(s, pos, opts[floor(rnd() * len(opts))], memo)
 
+    def _random_digits(self, s, a, u, seat, memo, rnd):
+        """The rest of ``random_move`` for an ``a.digits_free`` action whose first digit ``u`` was drawn:
+        the loop of ``choice_options``/``choice_next`` read from the range's ``DigitTable`` (number.py).
+        Each draw is among the same options in the same order (the digits that may follow, then
+        ``done`` when the digits so far are a value), so the same ``rnd()`` calls make the same move."""
+        level = self._digit_table(s, a, seat, memo).level
+        prefix = u
+        while True:
+            words, end = level(prefix)
+            n = len(words)
+            if n:
+                self._tried(a, n, memo)
+            elif end:   # a value that nothing can follow: the move
+                return (a.index, (int(prefix),))
+            i = math.floor(rnd() * (n + end))
+            if i == n:   # done (end: the digits so far are a value)
+                return (a.index, (int(prefix),))
+            prefix += words[i]
+
+    def _first_cands(self, kind, acts):
+        """``(firsts, static)`` of a phase for ``random_move``: ``firsts``, ``(action, how)`` by
+        ``_first_kind``; ``static``, the candidate first chunks when none depends on the state (actions
+        without a parameter, a first chunk without a unit, the first digit of a number), else None."""
+        firsts = tuple((a, 5 if a.digits_free else self._first_kind(a)) for a in acts)
+        if any(how not in (0, 1, 5) for _, how in firsts):
+            return firsts, None
+        static = []
+        for a, how in firsts:
+            static += [(a, u, how) for u in DIGITS] if how == 5 else [(a, None, how)]
+        if kind == "any" or kind == "optional":
+            static.append(None)
+        return firsts, tuple(static)
+
     @staticmethod
     def _first_kind(a):
         """How ``random_move`` draws and checks the first chunk of action ``a``: 0 no parameter; 1 a first
         chunk without a unit; 2 or 3, a unit that is the first parameter's whole value (a card, a number
         in words, one choice), the only parameter (2) or followed by others (3); 4 any other unit (a card
-        of a card set, a digit)."""
+        of a card set, a digit). (``_first_cands``: 5, the first digit of an ``a.digits_free`` number.)"""
         if not a.params:
             return 0
         P = a.params[0]
@@ -170,6 +215,12 @@ class ActionSearch:
         if j == 0 and a.pre is not None and not self._pre(s, a, seat, memo):
             memo[key] = r   # legal: names no parameter and does not hold: no value can make it hold
             return r
+        if a.digits_free:   # every value of the range is legal: the first one with these digits
+            r = self._digit_table(s, a, seat, memo).firsts.get("".join(cur), _NONE)
+            if r is not _NONE:
+                self._tried(a, 1, memo)
+            memo[key] = r
+            return r
         last = j + 1 == len(a.params)
         P = a.params[j]
         if last and P.search is not None:
@@ -204,6 +255,23 @@ class ActionSearch:
             tried = memo[_TRIED]
         memo[key] = r
         return r
+
+    def _digit_table(self, s, a, seat, memo):
+        """The ``DigitTable`` (number.py) of action ``a``'s number (``a.digits_free``): its range now."""
+        key = ("t", a.index)
+        t = memo.get(key)
+        if t is None:
+            t = memo[key] = digit_table(*a.params[0].values(s, seat))
+        return t
+
+    @staticmethod
+    def _tried(a, n, memo):
+        """Count ``n`` more values tried by the searches of this decision (``_TRIED``); raises
+        ``ListingTooLarge`` past ``MAX_LISTED`` (``_witness``'s count: one a legal value found)."""
+        tried = memo.get(_TRIED, 0) + n
+        if tried > MAX_LISTED:
+            _listing_too_large(f"the search for a legal '{a.text}'")
+        memo[_TRIED] = tried
 
     def _pre(self, s, a, seat, memo):
         key = ("p", a.index)
@@ -257,6 +325,19 @@ class ActionSearch:
                 bound = bound + (P.value(s, seat, bound, cur),)
                 j, cur = j + 1, ()
                 continue
+            if cur and a.digits_free and (a.pre is None or self._pre(s, a, seat, memo)):
+                # the digits that follow cur, read from the range's table: what a witness search per
+                # digit finds (every value is legal), in the same order, each counted as one found
+                adds = list(self._digit_table(s, a, seat, memo).nexts("".join(cur)))
+                if adds:
+                    self._tried(a, len(adds), memo)
+                end_ok = P.may_end(s, seat, bound, cur) and \
+                    P.value(s, seat, bound, cur) in self._digit_table(s, a, seat, memo).values
+                if end_ok and not adds:
+                    bound = bound + (P.value(s, seat, bound, cur),)
+                    j, cur = j + 1, ()
+                    continue
+                return j, cur, bound, adds, end_ok, None
             adds = []
             cardset = P.cardset
             covered = set()   # cards of an unordered set found legal with cur: each may come next
