@@ -652,9 +652,10 @@ def hoist_invariants(src: str, var: str, prefix: str = "_inv", lazy: str | None 
     return [hit for hit in found.values()], rest
 
 
-def _lazy_parts(src: str, free, memo: str) -> str:
+def _lazy_parts(src: str, free, memo: str, keep=None) -> str:
     """``src`` with its largest parts that ``free`` accepts and that hold a call or a comprehension read
-    through the dict ``memo`` (``hoist_invariants``' ``lazy``); ``src`` itself when there is none."""
+    through the dict ``memo`` (``hoist_invariants``' ``lazy``); ``src`` itself when there is none.
+    ``keep``: when given, a part is kept only when ``keep(part)`` is true too (e.g. no iterator)."""
     tree = ast.parse(src, mode="eval")
     keys = {}
 
@@ -665,7 +666,7 @@ def _lazy_parts(src: str, free, memo: str) -> str:
         def visit(self, node):
             if isinstance(node, ast.expr) and not isinstance(node, (ast.GeneratorExp, ast.Starred)) \
                     and not isinstance(getattr(node, "ctx", None), (ast.Store, ast.Del)) \
-                    and costly(node) and free(node):
+                    and costly(node) and free(node) and (keep is None or keep(node)):
                 k = keys.setdefault(ast.dump(node), len(keys))
                 part = ast.parse(f"({memo}[{k}] if {k} in {memo} else {memo}.setdefault({k}, 0))",
                                  mode="eval").body
@@ -675,6 +676,56 @@ def _lazy_parts(src: str, free, memo: str) -> str:
 
     body = Memo().visit(tree.body)
     return ast.unparse(body) if keys else src
+
+
+#: Builtins whose value is an iterator: read once, never kept to be read again (``lazy_invariants``).
+_ITERATORS = frozenset({"map", "filter", "zip", "iter", "reversed", "enumerate"})
+
+
+def lazy_invariants(src: str, var_names, memo: str, ns) -> str:
+    """``src`` (a condition tested for every value of a loop) with its largest parts that read none of
+    ``var_names`` (the loop's variables) nor a name bound inside ``src`` around them, and that hold a call
+    or a comprehension, kept in the dict ``memo`` the first time each is needed (``_lazy_parts``): each is
+    the same value on every test (expressions are pure, the state is unchanged while a listing runs) and is
+    evaluated where the plain condition first evaluates it (an error is raised there, none where it never
+    was). A part whose value is an iterator (a generator expression, a call of ``map``, ``filter`` … or
+    of a generator function of ``ns``), or a call of anything but a plain name, is not kept: it is read
+    once. ``src`` itself when nothing is kept or it cannot be parsed."""
+    import inspect
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        return src
+    bound = set(var_names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.comprehension):
+            bound.update(n.id for n in ast.walk(node.target) if isinstance(n, ast.Name))
+        elif isinstance(node, ast.Lambda):
+            bound.update(a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg))
+        elif isinstance(node, ast.NamedExpr):
+            return src
+
+    def free(node) -> bool:
+        inner = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.comprehension):
+                inner.update(x.id for x in ast.walk(n.target) if isinstance(x, ast.Name))
+            elif isinstance(n, ast.Lambda):
+                inner.update(a.arg for a in ast.walk(n.args) if isinstance(a, ast.arg))
+        return not any(isinstance(n, ast.Name) and n.id in bound and n.id not in inner for n in ast.walk(node))
+
+    def keep(node) -> bool:
+        if isinstance(node, _COMPREHENSIONS):
+            return not isinstance(node, ast.GeneratorExp)
+        if not isinstance(node, ast.Call):   # (an operation on parts: its value is a number, a bool, …)
+            return isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.IfExp, ast.Subscript))
+        f = node.func
+        if not isinstance(f, ast.Name) or f.id in _ITERATORS:
+            return False
+        fn = ns.get(f.id)
+        return not (inspect.isgeneratorfunction(fn) or inspect.isclass(fn))
+
+    return _lazy_parts(src, free, memo, keep)
 
 
 def _or_tree(terms):

@@ -17,6 +17,7 @@ import random
 from . import at_once as _at_once
 from . import views as _views
 from .steps import base as _steps
+from .steps.base import LIST_NEXT as _LIST_NEXT
 from .fixed_deal import apply_deal_override
 from .choosing import SmallChoices
 from .model import Zone
@@ -550,19 +551,25 @@ class State(SmallChoices):
             # another spelling ("10H"), or an illegal action
             move = self._parse(action)    # parses and checks it directly, without listing every move
             action = step.text(self, move)
-        # _commit(step, move, action), inlined: with legal_actions() the API's hottest path
-        self._cache = None
+        # _commit(step, move, action), inlined: with legal_actions() the API's hottest path. The cache
+        # says "legal_actions() comes next": a step that must search for its next decision anyway may
+        # list it and keep the listing (steps/base.py LIST_NEXT); else it is None again below.
+        self._cache = _LIST_NEXT
         self.partial = ()
         self._chpos = None
         self.history.append(action)
         try:
             if step.apply(self, move):
                 self._finish_step()
+            if self._cache is _LIST_NEXT:
+                self._cache = None
             if self.game.capped_zones:
                 self._check_caps()
         except CardspecError:
+            self._cache = None
             raise
         except Exception as e:  # noqa: BLE001
+            self._cache = None
             raise self._failed(e) from None
         return self
 

@@ -31,6 +31,13 @@ class ListingTooLarge(RuleFault):
     ordered plays); only the list is not made: the state reports it as ``TooManyActions``."""
 
 
+#: ``State._cache`` while ``State.apply`` (an action given as text) runs a step: the caller lists the legal
+#: actions next (``legal_actions()``), so a step that has to search its next decision anyway may list it
+#: instead and keep ``(texts, moves)`` there, as ``legal_actions`` would (the turns step's ``_run``).
+#: ``State.apply`` puts ``None`` back when no step did. Never seen outside ``State.apply``.
+LIST_NEXT = (None, None)
+
+
 def _listing_too_large(what: str):
     """Raises ``ListingTooLarge`` (a ``RuleFault``): ``what`` would list more than ``MAX_LISTED`` moves."""
     raise ListingTooLarge(f"{what} would list more than {MAX_LISTED:,} moves at once (docs/rulesets.md, Caps)")

@@ -9,6 +9,7 @@ checked directly even when thousands of melds are possible. core.py compiles the
 """
 from __future__ import annotations
 
+from ...compiler import lazy_invariants
 from ...effects import effects_source
 from ...information import face_down_params
 from ....lang import ANY, BOOL, INT, Binding, DslError, compile_expr, name_problem, py_param
@@ -136,9 +137,14 @@ def compile_action(game, comp, name, spec, path):
     if len(loops) == 1 and loops[0][0].startswith("for ") and loops[0][0].endswith(":"):
         # one loop: a list comprehension (the same list, less work per value)
         i = lines.index(loops[0][0])
-        clause = loops[0][0][:-1] + (f" if {lsrc}" if lsrc != "True" else "")
-        lines = lines[:i] + [f"return [{args} {clause}]"]
-        mlines = mlines[:i] + [f"return [(p_index, {args}) {clause}]"]
+        # the condition's parts that do not read the value (a deadwood of the whole hand), computed once a
+        # listing, where first needed, not once per value (compiler.lazy_invariants)
+        lazy = lazy_invariants(lsrc, [py_param(P.name) for P in a.params], "_lz", comp.ns) \
+            if lsrc != "True" else lsrc
+        memo = ["_lz = {}"] if lazy != lsrc else []
+        clause = loops[0][0][:-1] + (f" if ({lazy})" if lsrc != "True" else "")
+        lines = lines[:i] + memo + [f"return [{args} {clause}]"]
+        mlines = mlines[:i] + memo + [f"return [(p_index, {args}) {clause}]"]
     comp.ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
                    _t_cands=_candidates, _t_distinct=_distinct_values, _t_over=_listing_too_large,
                    _t_choose=_choose)

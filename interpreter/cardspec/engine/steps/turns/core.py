@@ -43,13 +43,17 @@ from ...effects import END_LEVELS, effects_source
 from ...information import public_action
 from ...slots import SITS_OUT, TO_ACT, TURN
 from ....lang import BOOL, INT, Binding, EngineText, RuleFault
-from ..base import Step, step_type
+from ..base import LIST_NEXT, Step, step_type
 from .actions import compile_action, distinct_text
 from .moves import ACTOR, CNT, DONE, END, NEXT, PH, SEAT, SKIP, TURNS, WHY
 from .param import _literal
 from .search import ActionSearch
 
 PHASE_KINDS = ("do", "one", "any", "optional")
+
+#: The most actions (worst case, engine/listing.py) of an action kind that ``_run`` lists rather than searches
+#: when the caller lists next (``Turns._lists_first``).
+LIST_FIRST_MOVES = 64
 
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
@@ -185,6 +189,7 @@ class Turns(ActionSearch, Step):
         self._phase_acts = {}   # phase index -> (kind, actions that may be legal in it) (_phase_actions)
         self._firsts = {}   # phase index -> ((action, how its first chunk is drawn), ...) (random_move)
         self._after = None   # (state, moves) of the last `one` phase _run stopped at (legal_after_apply)
+        self._list_first = {}   # phase index -> whether _run lists it under State.apply (_lists_first)
         # Longest action texts first, for parsing "pick up" before "pick".
         self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
 
@@ -270,6 +275,17 @@ class Turns(ActionSearch, Step):
             s.v[TO_ACT] = actor
             if kind == "one" and ts[CNT] == 0:
                 if not auto:   # is anything legal? A search for one legal action, not a list of all
+                    if s._cache is LIST_NEXT and self._lists_first(ts[PH]):
+                        # State.apply: legal_actions() comes next. The list made once and kept, not a
+                        # search and then the list (the same list: a one phase adds no done or skip)
+                        moves = self._listed(s, what, actor)
+                        if moves is not None:
+                            if not moves:
+                                ts[PH] += 1
+                                continue
+                            s._cache = (self.texts(s, moves), moves)
+                            self._after = None
+                            return True
                     if not self._any_move(s, what, actor):
                         ts[PH] += 1
                         continue
@@ -305,6 +321,33 @@ class Turns(ActionSearch, Step):
             return False
         self._begin(s, seat)
         return True
+
+    def _lists_first(self, ph):
+        """Whether a ``one`` phase lists its legal actions instead of searching for one when the caller
+        lists them next (``_run`` under ``State.apply``): when each action kind of the phase has at most
+        ``LIST_FIRST_MOVES`` actions at worst, or its full listing costs at most twice the search of one
+        small choice (the load-time figures of engine/listing.py: a search that checks every completion
+        costs about a listing). Kept per phase."""
+        r = self._list_first.get(ph)
+        if r is None:
+            figures = getattr(self, "action_listing", None)
+            r = figures is not None
+            for i in self.phases[ph][3]:
+                a = self.actions[i]
+                b = figures.get(a.name) if r else None
+                if b is None:
+                    r = False
+                elif not a.never and b.moves > LIST_FIRST_MOVES and b.listing > 2 * b.choices:
+                    r = False
+            self._list_first[ph] = r
+        return r
+
+    def _listed(self, s, allowed, actor):
+        """``_moves``, or None when listing raised (then ``_any_move`` answers, as it did before)."""
+        try:
+            return self._moves(s, allowed, actor)
+        except Exception:  # noqa: BLE001 - the search says whether anything is legal, the listing raises later
+            return None
 
     def _moves(self, s, allowed, actor):
         listers = self._listers.get(allowed)
