@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from itertools import combinations
 from operator import itemgetter
 
 from ...lang import INT, EngineText, RuleFault
@@ -10,6 +11,54 @@ from .base import MAX_LISTED, DealError, Step, _listing_too_large, _sub_multiset
 from ..slots import SITS_OUT
 
 _first = itemgetter(0)
+
+#: The most texts of passes of one count a ``Pass`` step keeps (``Pass._table``: 22,100 sets of three cards
+#: from 52, about 3 MB); past it they are made at each listing.
+_MAX_TEXTS = 30_000
+
+
+class KSets:
+    """The k-sets of a sorted hand without repeats, in ``itertools.combinations`` order, as a read-only
+    sequence made without a tuple per set: the moves of a listing of which one is applied (``State``'s
+    cache: ``moves[texts.index(text)]``). ``ksets[i]`` is the i-th set (a tuple of faces, made on demand),
+    ``len``, iteration and ``==`` with a list as the list ``list(combinations(hand, k))``."""
+
+    __slots__ = ("hand", "k", "n")
+
+    def __init__(self, hand: list, k: int):
+        self.hand, self.k, self.n = hand, k, math.comb(len(hand), k)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self):
+        return combinations(self.hand, self.k)
+
+    def __getitem__(self, i: int) -> tuple:
+        """The i-th set (``IndexError`` out of range; a negative i counts from the end)."""
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError("k-set index out of range")
+        hand, k = self.hand, self.k
+        out, j, m = [], 0, len(hand)
+        while k:   # the first card is hand[j] for the first j whose sets with it reach past i
+            c = math.comb(m - j - 1, k - 1)
+            if i < c:
+                out.append(hand[j])
+                k -= 1
+            else:
+                i -= c
+            j += 1
+        return tuple(out)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == (list(other) if isinstance(other, KSets) else other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"KSets({self.hand!r}, {self.k})"
 
 
 @step_type("pass")
@@ -55,6 +104,9 @@ class Pass(Step):
         self._one_text = tuple("pass " + c for c in game.deck.code).__getitem__   # "pass XX" per face
         self._unique = len(set(game.deck.cards)) == len(game.deck.cards)   # a hand never holds a face twice
         self.legal_sorted = self.legal   # already in display order: one call less per action
+        self._tables = {}   # k -> {a pass's k faces in display order: its text} (_table)
+        if not self.single:
+            self.legal_texts = self._legal_texts
 
     def _k(self, s):
         """Cards the seat to act picks with its next action."""
@@ -91,6 +143,39 @@ class Pass(Step):
         if len(set(hand)) == len(hand):
             return list(combos)      # already in display order, no repeats
         return list(dict.fromkeys(combos))
+
+    def _legal_texts(self, s):
+        """``(texts, moves)``: ``legal``'s moves and their ``texts`` in one call, the same lists — for a
+        hand without repeats made without a new tuple per set, and, when the deck's sets of k cards are
+        at most ``_MAX_TEXTS``, without a new string (680 of three cards from seventeen: 22,100 sets of
+        three from 52): the texts are read from the step's table of every set's text (``_table``, made
+        once per count), the moves are ``KSets`` (a set made only when one is applied). Raises what
+        ``legal`` raises."""
+        hand = s.z[self.zone][s.v[7]]
+        k = self._k(s)
+        n = len(hand)
+        if not 0 < k <= n or math.comb(n, k) > MAX_LISTED or len(set(hand)) != n:
+            moves = self.legal(s)
+            return self.texts(s, moves), moves
+        hand = sorted(hand, key=s.game.deck.sort_key.__getitem__)
+        moves = KSets(hand, k)
+        table = self._tables.get(k)
+        if table is None:
+            table = self._table(s, k)
+        if table:
+            return list(map(table.__getitem__, combinations(hand, k))), moves
+        return self.texts(s, moves), moves
+
+    def _table(self, s, k: int) -> dict:
+        """Every pass of ``k`` of the deck's faces (a tuple in display order) -> its text, kept per ``k``;
+        empty when they are more than ``_MAX_TEXTS``."""
+        deck = s.game.deck
+        faces = sorted(set(deck.cards), key=deck.sort_key.__getitem__)
+        table = {}
+        if math.comb(len(faces), k) <= _MAX_TEXTS:
+            table = dict(zip(combinations(faces, k), self.texts(s, list(combinations(faces, k)))))
+        self._tables[k] = table
+        return table
 
     def _left(self, s):
         """Cards the seat to act has still to choose (``one_at_a_time``: the pass may be typed whole)."""
