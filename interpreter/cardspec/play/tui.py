@@ -178,8 +178,8 @@ def action_label(action: str, names=(), view: dict | None = None) -> str:
 def since_lines(lines: list, limit: int) -> list:
     """The lines of "Since your last move" (``format_events`` lines) cut to about ``limit``: the first move
     (the person's action and its result) and the latest moves, whole — a move's result, indented under it,
-    is never shown without the move it belongs to (a Red Dog "a tie, nothing moves" under the wrong seat's
-    spread) — with one line ``  … (N moves)`` for those left out, which the log pane still shows."""
+    is never shown without the move it belongs to (a result such as "a tie, nothing moves" under another
+    seat's move) — with one line ``  … (N moves)`` for those left out, which the log pane still shows."""
     if len(lines) <= limit:
         return list(lines)
     depths = [len(ln) - len(ln.lstrip(" ")) for ln in lines]
