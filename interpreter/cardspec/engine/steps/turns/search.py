@@ -13,10 +13,12 @@ character of a number spelled in digits. A chunk is offered only when some legal
 The searches of one decision share a ``memo``: its keys are ``("d", action, j, bound)`` (a
 parameter's domain), ``("f", action, j, bound, cur)`` (``_witness``), ``("w", action, j, bound)`` (the
 legal card sets a search found), ``("c", action, args)`` (``_checked``), ``("p", action)`` (``_pre``),
-``("n", action, j, cur, bound)`` (``_normalize``) and ``_TRIED``.
+``("n", action, j, cur, bound)`` (``_normalize``), ``("l", action, j, bound)`` (a card set's sets,
+``_listed_witness``) and ``_TRIED``.
 """
 from __future__ import annotations
 
+import itertools
 import math
 
 from ...choices import DIGITS, DONE_WORD, _rest_if_within
@@ -28,6 +30,9 @@ from .moves import ACTOR, DONE, PH, SKIP
 
 #: The memo key of the count of values a feasibility search tried (``_feasible``).
 _TRIED = ("tried",)
+
+#: The most card sets of a zone ``_listed_witness`` keeps for a decision (else ``matching`` searches).
+_LISTED_SETS = 4096
 
 #: ``_witness`` found nothing.
 _NONE = object()
@@ -242,6 +247,19 @@ class ActionSearch:
                         break
                 memo[key] = r
                 return r
+        if last and P.cardset and P.cands is None and P.search is None and \
+                (cur or ("l", a.index, j, bound) in memo):
+            got = self._listed_witness(s, a, j, seat, bound, cur, memo)
+            if got is not None:   # matching's sets holding cur, in its order, each checked as below
+                r, n = got
+                if n:
+                    tried = memo.get(_TRIED, 0) + n
+                    if tried > MAX_LISTED:
+                        memo[_TRIED] = MAX_LISTED
+                        _listing_too_large(f"the search for a legal '{a.text}'")
+                    memo[_TRIED] = tried
+                memo[key] = r
+                return r
         tried = memo.get(_TRIED, 0)
         for v in P.matching(s, a, j, seat, bound, cur, memo):
             tried += 1
@@ -255,6 +273,63 @@ class ActionSearch:
             tried = memo[_TRIED]
         memo[key] = r
         return r
+
+    def _listed_witness(self, s, a, j, seat, bound, cur, memo):
+        """``(value, n)``: the first legal card set holding ``cur`` of the last parameter ``j`` (an
+        unordered card set without ``candidates:``) and the ``n`` sets ``matching`` would have yielded up
+        to it (``_NONE`` and all of them when none is legal); None when the sets are not kept (identical
+        faces or sort keys, more than ``_LISTED_SETS`` sets). The sets of the zone are made once a
+        decision (``("l", action, j, bound)`` in ``memo``), each with a bit mask of its cards: a set holds
+        ``cur`` when its mask holds ``cur``'s. ``matching(cur)`` makes the sets holding ``cur`` by size,
+        then in display order of the cards added: the order of ``_combos`` restricted to them, so the
+        same sets are checked (``_checked``) in the same order and the same one is found."""
+        lk = ("l", a.index, j, bound)
+        got = memo.get(lk)
+        if got is None:
+            got = memo[lk] = self._card_sets(s, a.params[j], seat, bound)
+        if got is False:
+            return None
+        bit, sets = got
+        m = 0
+        for c in cur:
+            b = bit.get(c)
+            if b is None or m & b:   # not in the zone (or twice): matching yields nothing
+                return _NONE, 0
+            m |= b
+        n = 0
+        checked = self._checked
+        for mask, v in sets:
+            if mask & m == m:
+                n += 1
+                if checked(s, a, seat, bound + (v,), memo):
+                    return v, n
+        return _NONE, n
+
+    @staticmethod
+    def _card_sets(s, P, seat, bound):
+        """``(bit, sets)`` for ``_listed_witness``: each card of the cards parameter ``P``'s zone (after
+        ``where:``) its bit; the sets ``_combos`` lists, each ``(mask, set)``; False when not kept."""
+        kmin, kmax, _, pool = P.values(s, seat, *bound)
+        size = len(pool)
+        key = s.game.deck.sort_key.__getitem__
+        if len(set(pool)) != size or len({key(c) for c in pool}) != size:
+            return False
+        lo, hi = max(kmin, 0), min(kmax, size)
+        total = 0
+        for k in range(lo, hi + 1):
+            total += math.comb(size, k)
+            if total > _LISTED_SETS:
+                return False
+        pool = sorted(pool, key=key)
+        bit = {c: 1 << i for i, c in enumerate(pool)}
+        sets = []
+        for k in range(lo, hi + 1):
+            for t in itertools.combinations(pool, k):
+                m = 0
+                for c in t:
+                    m |= bit[c]
+                sets.append((m, t))
+        return bit, sets
 
     def _digit_table(self, s, a, seat, memo):
         """The ``DigitTable`` (number.py) of action ``a``'s number (``a.digits_free``): its range now."""
