@@ -17,6 +17,8 @@ seeded random play. docs/performance.md ("Kept meld listings") says what it spee
 """
 from __future__ import annotations
 
+from ._hand import _counts
+
 #: The most distinct faces a hand may have gained over a kept one for the kept listing to be used.
 MAX_ADDED = 3
 
@@ -26,13 +28,6 @@ PER_KEY = 8
 #: key → ``[RANK, SUIT, SORT_KEY, [(counts, listing), …]]``; cleared when it holds ``MAX_KEYS`` keys.
 _KEPT = {}
 MAX_KEYS = 512
-
-
-def _counts(hand):
-    d = {}
-    for c in hand:
-        d[c] = d.get(c, 0) + 1
-    return d
 
 
 def _fits(m, counts):
