@@ -19,6 +19,12 @@ the ratio to Hearts at c200849 (36,682, issue 18's target: >= 1.0) and to Hearts
 by about 1% with the matches measured: check a ruleset near the target at two values of N.
 
     python benchmarks/decisions.py --callgrind 5 --only goninkan,sheepshead
+
+A name may carry a player count and options: ``NAME@PLAYERS`` and ``--option NAME:KEY=VALUE``
+(repeatable; the value is read as YAML, so ``3`` is a number), e.g.
+
+    python benchmarks/decisions.py --callgrind 3 --only cancellation-black-lady@8 \\
+        --option cancellation-black-lady:widow_8p=8
 """
 from __future__ import annotations
 
@@ -33,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "interpreter"))
 
 import cardspec  # noqa: E402
+from cardspec.errors import CardspecError  # noqa: E402
 
 BASE = ("hearts", 4, {"deals": 1})
 #: Instructions per decision of a 4-player Hearts deal at c200849, when issue 18 set its target.
@@ -57,6 +64,32 @@ def decisions_per_second(game, seconds: float) -> float:
             return n / (now - t0)
 
 
+def load_spec(spec: str, options=()):
+    """The game named by ``spec`` (``NAME`` or ``NAME@PLAYERS``; ``hearts`` alone is the 4-player, one-deal
+    base) with the ``options`` (``NAME:KEY=VALUE`` texts) addressed to NAME. Raises ``SystemExit`` on a
+    malformed spec or option, or one the ruleset refuses (unknown option, player count out of range)."""
+    import yaml
+    if spec == "hearts":
+        return cardspec.load(BASE[0], BASE[1], BASE[2])
+    name, _, players = spec.partition("@")
+    opts = {}
+    for text in options:
+        target, sep, pair = text.partition(":")
+        key, eq, value = pair.partition("=")
+        if not sep or not eq or not key:
+            sys.exit(f"decisions.py: --option wants NAME:KEY=VALUE, not {text!r}")
+        if target == name:
+            opts[key] = yaml.safe_load(value)
+    try:
+        n = int(players) if players else None
+    except ValueError:
+        sys.exit(f"decisions.py: a player count after '@' is a whole number, not {players!r}")
+    try:
+        return cardspec.load(name, n, opts or None)
+    except CardspecError as e:
+        sys.exit(f"decisions.py: {spec}: {e}")
+
+
 def play_matches(game, matches: int) -> int:
     """Exactly ``matches`` random whole matches of ``game`` (seed 7) through the public API: decisions made."""
     rng = random.Random(7)
@@ -70,7 +103,7 @@ def play_matches(game, matches: int) -> int:
     return n
 
 
-def _instructions(name: str, matches: int) -> tuple:
+def _instructions(name: str, matches: int, options=()) -> tuple:
     """``(decisions, instructions)`` of ``--matches MATCHES --only NAME`` under callgrind (Ir), in this
     interpreter with ``PYTHONHASHSEED=0``. Raises ``RuntimeError`` when valgrind fails or is missing."""
     import re
@@ -78,7 +111,8 @@ def _instructions(name: str, matches: int) -> tuple:
     env = dict(os.environ, PYTHONHASHSEED="0")
     try:
         out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                              os.path.abspath(__file__), "--matches", str(matches), "--only", name],
+                              os.path.abspath(__file__), "--matches", str(matches), "--only", name]
+                             + [a for o in options for a in ("--option", o)],
                              env=env, capture_output=True, text=True)
     except FileNotFoundError:
         raise RuntimeError("valgrind is not installed (Debian: apt-get install valgrind)") from None
@@ -89,14 +123,14 @@ def _instructions(name: str, matches: int) -> tuple:
     return int(dec.group(1)), int(ir.group(1))
 
 
-def callgrind(names, n: int) -> None:
+def callgrind(names, n: int, options=()) -> None:
     """Print instructions per decision of each ruleset in ``names`` (N and 2N matches; Hearts 4N and 8N)
     and its ratio to Hearts at c200849 and to Hearts measured now."""
     per = {}
     for name in ["hearts"] + [x for x in names if x != "hearts"]:
         k = 4 * n if name == "hearts" else n
-        d1, i1 = _instructions(name, k)
-        d2, i2 = _instructions(name, 2 * k)
+        d1, i1 = _instructions(name, k, options)
+        d2, i2 = _instructions(name, 2 * k, options)
         per[name] = ((i2 - i1) / (d2 - d1), d2 - d1)
     print(f"instructions per decision (callgrind, PYTHONHASHSEED=0, matches {n} and {2 * n}; hearts {4 * n} and {8 * n})")
     print(f"{'ruleset':24} {'decisions':>9} {'per decision':>13} {'vs hearts@c200849':>18} {'vs hearts now':>14}")
@@ -109,6 +143,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=6.0, help="seconds per ruleset (split over the rounds)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", default="", help="comma-separated ruleset names (default: %s)" % ",".join(DEFAULT))
+    ap.add_argument("--option", action="append", default=[], metavar="NAME:KEY=VALUE",
+                    help="a ruleset option for NAME (repeatable; the value is read as YAML)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--matches", type=int, default=0, help="play exactly this many matches of each and print the "
                     "decisions (fixed work for callgrind)")
@@ -118,17 +154,17 @@ def main(argv=None):
     names = [n for n in args.only.split(",") if n] or DEFAULT
     if args.callgrind:
         try:
-            callgrind(names, args.callgrind)
+            callgrind(names, args.callgrind, args.option)
         except RuntimeError as e:
             sys.exit(f"decisions.py: {e}")
         return
     if args.matches:
         for n in names:
-            g = cardspec.load(BASE[0], BASE[1], BASE[2]) if n == "hearts" else cardspec.load(n)
+            g = load_spec(n, args.option)
             print(n, "matches", args.matches, "decisions", play_matches(g, args.matches))
         return
     games = {"hearts": cardspec.load(BASE[0], BASE[1], BASE[2])}
-    games.update({n: cardspec.load(n) for n in names})
+    games.update({n: load_spec(n, args.option) for n in names})
     best = {}
     per = args.seconds / max(args.rounds, 1)
     for _ in range(max(args.rounds, 1)):
