@@ -33,7 +33,7 @@ PARAM_KINDS = tuple(KINDS)
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
                  "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down",
-                 "digits_free")
+                 "digits_free", "zipped")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -68,6 +68,7 @@ def compile_action(game, comp, name, spec, path):
     a = _Action()
     a.path = tuple(path)   # (for the listing bound, engine/listing.py)
     a.pre = None           # legal: when it names no parameter: checked before any search (_feasible)
+    a.zipped = False       # listed by zips in C (one unconditioned parameter: core.py's LISTED_IN_C)
     a.hoisted = False
     a.name = str(name)
     a.text = str(spec.get("text", a.name.replace("_", " ")))
@@ -155,6 +156,7 @@ def compile_action(game, comp, name, spec, path):
         if lsrc == "True" and m is not None and args == f"({m.group(1)}, )":
             # every value of one parameter, unconditioned (lead any card of the hand): the same tuples made
             # in C, (index, (value,)) by zips, with no Python step per value
+            a.zipped = True
             lines = lines[:i] + [f"return list(zip({m.group(2)}))"]
             mlines = mlines[:i] + [f"return list(zip(_t_repeat(p_index), zip({m.group(2)})))"]
     comp.ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
