@@ -99,15 +99,17 @@ def _all_piles(comp, src, clause):
     core = src[k:len(src) - k] if k and src.endswith(")" * k) else None
     if core is None or k == 0:
         core = src
-    pile = rf"\((s\.z\[\d+\])\[{loop}\] if 0 <= {loop} < (?:len\(\2\)|\d+) else _NO_ZONE\)"
+    # (a pile read with its range check, or plainly: the loop's name is known to be a seat, checker.py)
+    pile = rf"(?:\((s\.z\[\d+\])\[{loop}\] if 0 <= {loop} < (?:len\(\2\)|\d+) else _NO_ZONE\)|(s\.z\[\d+\])\[{loop}\])"
     b = (re.fullmatch(rf"sum\(map\(([A-Z_][A-Z0-9_]*)\.__getitem__, {pile}\)\)", core)
          # (a table of 0s and 1s may already be a count, see _counted)
          or re.fullmatch(rf"len\(_SET_([A-Z_][A-Z0-9_]*)\.intersection\({pile}\)\)", core))
-    if b is None or b.group(2) not in comp.env.seat_zones:
+    zone = b.group(2) or b.group(3) if b is not None else None
+    if zone not in comp.env.seat_zones:
         return None
     if m.group(3):   # (the condition reads the seat: the loop's name stays bound where it was)
-        return f"sum(map({b.group(1)}.__getitem__, _chain([{b.group(2)}[{loop}] {clause}])))"
-    return f"sum(map({b.group(1)}.__getitem__, _chain({b.group(2)})))"
+        return f"sum(map({b.group(1)}.__getitem__, _chain([{zone}[{loop}] {clause}])))"
+    return f"sum(map({b.group(1)}.__getitem__, _chain({zone})))"
 
 
 #: A zone's cards (a zone, a seat's pile, the piles of seats chained): no face twice when the deck has none.
