@@ -146,7 +146,7 @@ def _bounds(node, cap):
     """``(lo, hi)`` bounds of a compiled int expression (a Python AST), ``±inf`` when unknown.
 
     ``cap``: the most cards a zone can hold (``len(...)`` of anything is within ``[0, cap]``). Understands
-    constants, ``+ - * //``, unary minus, ``min``, ``max``, ``abs``, ``len`` and ``x if c else y``.
+    constants, ``+ - * //``, unary minus, ``min``, ``max`` (and ``_min2``, ``_max2``), ``abs``, ``len`` and ``x if c else y``.
     """
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, bool)):
         return node.value, node.value
@@ -173,9 +173,9 @@ def _bounds(node, cap):
         args = [_bounds(x, cap) for x in node.args]
         if f == "len" and len(args) == 1:
             return 0, cap
-        if f == "min" and len(args) >= 2:
+        if f == "_min2" and len(args) == 2 or f == "min" and len(args) >= 2:   # (_min2: lang/builtins.py)
             return min(x[0] for x in args), min(x[1] for x in args)
-        if f == "max" and len(args) >= 2:
+        if f == "_max2" and len(args) == 2 or f == "max" and len(args) >= 2:
             return max(x[0] for x in args), max(x[1] for x in args)
         if f == "abs" and len(args) == 1:
             lo, hi = args[0]

@@ -47,6 +47,7 @@ class Compiler:
         self._n = 0
         self.top_only: dict = {}   # zone index -> name: zones declared `order: top_only` (check_top_only)
         self.scale = 1.0           # times each expression compiled now runs per evaluation (for_each loops)
+        self.seat_vars: dict = {}  # parameter name -> its values: a for_each's name going through the seats
         self.max_cost = 0.0        # the largest cost met (benchmarks and tests print it)
         #: path -> the worst-case cost (steps) of the expression compiled there (the largest when several
         #: are): what one evaluation of it costs, for the listing bounds of decision steps (engine/listing.py)
@@ -81,7 +82,8 @@ class Compiler:
         ``whole_zone``: the caller uses a bare zone (``move``'s ``from``/``to``) and checks that use itself
         against ``order: top_only`` (``check_top_only`` is skipped when the whole expression is a zone)."""
         try:
-            pmap = {name: Binding(py_param(name), t) for name, t in params}
+            sv = self.seat_vars
+            pmap = {name: Binding(py_param(name), t, values=sv.get(name) if sv else None) for name, t in params}
         except UnsafeName:   # callers check names where they are declared; this keeps a miss out of the code
             self.problem(path, "a parameter of this expression is not a name", "names are letters, digits and _")
             return None

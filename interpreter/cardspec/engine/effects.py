@@ -207,8 +207,8 @@ def _effect_lines(game, comp, kind, body, path, params):
             if seat is None or value is None:
                 return None
             if not may_grow(mag_add(None, value.mag)):
-                return [f"s.c[{c.index}][{_seat_index(seat.src, game.n)}] += {value.src}"]
-            return [f"_i = {_seat_index(seat.src, game.n)}", _add(f"s.c[{c.index}][_i]", value)]
+                return [f"s.c[{c.index}][{_seat_index(seat.src, game.n, seat.values)}] += {value.src}"]
+            return [f"_i = {_seat_index(seat.src, game.n, seat.values)}", _add(f"s.c[{c.index}][_i]", value)]
         inner = tuple(p for p in params if p[0] != "seat") + (("seat", INT),)
         value = comp.code(body.get("value", 1), path + ("value",), inner, (INT,))
         if value is None:
@@ -252,12 +252,12 @@ def _effect_lines(game, comp, kind, body, path, params):
             if cnt is None:
                 return None
             if refill is None and not body.get("random_place"):
-                return [f"_src = {src.src}", f"_k = min(max({cnt.src}, 0), len(_src))",
+                return [f"_src = {src.src}", *_at_least_0("_k", cnt.src), "if len(_src) < _k: _k = len(_src)",
                         f"if _k:", f"    {dst.src}.extend(_src[-_k:][::-1])", f"    del _src[-_k:]"]
-            out = [f"_src = {src.src}", f"_k = max({cnt.src}, 0)"]
+            out = [f"_src = {src.src}", *_at_least_0("_k", cnt.src)]
             if refill is not None:
                 out += [f"if _k > len(_src):", f"    _fx_refill(s, _src, {refill.src})"]
-            return out + ["_k = min(_k, len(_src))", "if _k:",
+            return out + ["if len(_src) < _k: _k = len(_src)", "if _k:",
                           "    " + put.format(dst=dst.src, cards="_src[-_k:][::-1]"), "    del _src[-_k:]"]
         if body.get("random_place"):
             return [f"_src = {src.src}", "_cs = list(_src)", "_src.clear()", put.format(dst=dst.src, cards="_cs")]
@@ -275,13 +275,13 @@ def _effect_lines(game, comp, kind, body, path, params):
             value = comp.code(body["value"], path + ("value",), params, (INT,))
             if value is None:
                 return None
-            out = [f"_a = max({value.src}, 0)"]
+            out = [*_at_least_0("_a", value.src)]
             if body.get("cap", True):
-                out.append(f"_a = min(_a, max({frm}, 0))")
+                out += [*_at_least_0("_most", frm), "if _most < _a: _a = _most"]
             else:
                 grows = may_grow(mag_add(None, value.mag))
         else:
-            out = [f"_a = max({frm}, 0)"]
+            out = [*_at_least_0("_a", frm)]
         out += [f"{frm} = _clamp({frm} - _a)", f"{to} = _clamp({to} + _a)"] if grows else \
             [f"{frm} -= _a", f"{to} += _a"]
         if "moved" in body:
@@ -335,6 +335,12 @@ def _effect_lines(game, comp, kind, body, path, params):
         out = [f"for {py_param(name)} in list({coll.src}):"]
         outer = comp.scale
         comp.scale = outer * (coll.size or 1.0)   # what it runs, once per item (docs/dsl.md, "Bounds")
+        # the loop's name takes the seat numbers only when it goes through the seats: its reads of a counter
+        # need no range check (Compiler.seat_vars; a for_each inside with the same name rebinds it)
+        seat_vars = comp.seat_vars
+        comp.seat_vars = {k: v for k, v in seat_vars.items() if k != name}
+        if coll.src in (f"range({game.n})", repr(tuple(range(game.n)))):
+            comp.seat_vars[name] = frozenset(range(game.n))
         try:
             if "where" in body:
                 cond = comp.code(body["where"], path + ("where",), inner, (BOOL,))
@@ -344,6 +350,7 @@ def _effect_lines(game, comp, kind, body, path, params):
             sub = effects_source(game, comp, body["do"], path + ("do",), inner)
         finally:
             comp.scale = outer
+            comp.seat_vars = seat_vars
         return out + (["    " + ln for ln in sub] or ["    pass"])
     if kind == "next_seat":
         seat = comp.code(body, path, params, (INT,))
@@ -362,7 +369,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         # Without a reason: none (the play log says "the match ended"), not the YAML that ended it.
         why = (level, str(spec["reason"]) if spec.get("reason") is not None else None)
         return [f"if s.ts[3] < {level} and len(s.ts) > 7: s.ts[7] = {why!r}",
-                f"s.ts[3] = max(s.ts[3], {level})", "return   # the effects after it do not run"]
+                f"if {level} > s.ts[3]: s.ts[3] = {level}", "return   # the effects after it do not run"]
     if kind == "repetition":
         # Record the position (State.position_key); its `times`-th occurrence emits `repetition` and ends
         # the match (or `end:` turn | step | deal). Turns step only, like end:. times <= 0: record only.
@@ -377,7 +384,7 @@ def _effect_lines(game, comp, kind, body, path, params):
         return [f"_t = {times.src}", "_n = _fx_seen(s, _t)", "if 0 < _t <= _n:",
                 "    s.emit({'type': 'repetition', 'times': _n})",
                 f"    if s.ts[3] < {level} and len(s.ts) > 7: s.ts[7] = ({level}, 'the same position came up ' + str(_n) + ' times')",
-                f"    s.ts[3] = max(s.ts[3], {level})", "    return   # the effects after it do not run"]
+                f"    if {level} > s.ts[3]: s.ts[3] = {level}", "    return   # the effects after it do not run"]
     if kind == "emit":
         if not isinstance(body, dict) or "type" not in body:
             comp.problem(path, "emit takes {type: NAME, field: EXPR, …}")
@@ -415,11 +422,14 @@ def _field_name(comp, key, path) -> bool:
     return False
 
 
-def _seat_index(src: str, n: int) -> str:
+def _seat_index(src: str, n: int, values=None) -> str:
     """Generated code for seat ``src`` as the index of a counter to change: a seat out of range (-1 for no
     seat, or past the last) is a ``RuleFault`` (docs/dsl.md), never another seat's counter (Python's
-    ``lst[-1]``). A name or a number is checked inline; anything else through ``_seat``."""
+    ``lst[-1]``). A name or a number is checked inline; anything else through ``_seat``. ``values``: the
+    values ``src`` can take when known (a for_each over the seats): all seats, no check."""
     if re.fullmatch(r"\d+", src) and int(src) < n:
+        return src
+    if values and all(0 <= x < n for x in values) and re.fullmatch(r"p_\w+|_l\d+_\w+", src):
         return src
     if re.fullmatch(r"-?\d+|p_\w+|_l\d+_\w+", src):
         return f"{src} if 0 <= {src} < {n} else _seat({src}, {n})"
@@ -572,7 +582,7 @@ def _target(game, comp, text, path, params):
         c = game.counter.get(name)
         if c is not None:
             seat = comp.code(idx, path, params, (INT,))
-            return None if seat is None else f"s.c[{c.index}][{_seat_index(seat.src, game.n)}]"
+            return None if seat is None else f"s.c[{c.index}][{_seat_index(seat.src, game.n, seat.values)}]"
     import difflib
     close = difflib.get_close_matches(name, list(game.var) + list(game.counter), n=1)
     comp.problem(path, f"unknown var or counter '{name}'", f"did you mean '{close[0]}'?" if close else
@@ -689,6 +699,15 @@ def _fx_seen(s, times=0):
     node = s.positions = (h, key, node, seen)
     seen.head = id(node)
     return n
+
+
+def _at_least_0(var: str, src: str) -> list:
+    """The statements setting ``var`` (a local of generated code) to ``max(SRC, 0)`` (``src``: an int
+    expression's source): the same value (``max`` takes the 0 when ``0 > value``), without the call (a
+    builtin ``min``/``max`` parses its keywords at every call: about 1,000 instructions, where a comparison
+    is a few dozen); no test for a literal that is not negative. ``if X < var: var = X`` is likewise
+    ``var = min(var, X)``."""
+    return [f"{var} = {src}"] + ([] if src.isdigit() else [f"if 0 > {var}: {var} = 0"])
 
 
 def _install_helpers(comp):

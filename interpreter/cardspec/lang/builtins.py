@@ -99,15 +99,17 @@ def _all_piles(comp, src, clause):
     core = src[k:len(src) - k] if k and src.endswith(")" * k) else None
     if core is None or k == 0:
         core = src
-    pile = rf"\((s\.z\[\d+\])\[{loop}\] if 0 <= {loop} < (?:len\(\2\)|\d+) else _NO_ZONE\)"
+    # (a pile read with its range check, or plainly: the loop's name is known to be a seat, checker.py)
+    pile = rf"(?:\((s\.z\[\d+\])\[{loop}\] if 0 <= {loop} < (?:len\(\2\)|\d+) else _NO_ZONE\)|(s\.z\[\d+\])\[{loop}\])"
     b = (re.fullmatch(rf"sum\(map\(([A-Z_][A-Z0-9_]*)\.__getitem__, {pile}\)\)", core)
          # (a table of 0s and 1s may already be a count, see _counted)
          or re.fullmatch(rf"len\(_SET_([A-Z_][A-Z0-9_]*)\.intersection\({pile}\)\)", core))
-    if b is None or b.group(2) not in comp.env.seat_zones:
+    zone = b.group(2) or b.group(3) if b is not None else None
+    if zone not in comp.env.seat_zones:
         return None
     if m.group(3):   # (the condition reads the seat: the loop's name stays bound where it was)
-        return f"sum(map({b.group(1)}.__getitem__, _chain([{b.group(2)}[{loop}] {clause}])))"
-    return f"sum(map({b.group(1)}.__getitem__, _chain({b.group(2)})))"
+        return f"sum(map({b.group(1)}.__getitem__, _chain([{zone}[{loop}] {clause}])))"
+    return f"sum(map({b.group(1)}.__getitem__, _chain({zone})))"
 
 
 #: A zone's cards (a zone, a seat's pile, the piles of seats chained): no face twice when the deck has none.
@@ -134,11 +136,21 @@ def _counted(comp, src: str) -> str:
     return f"len({name}.intersection({m.group(2)}))"
 
 
+def _min_max2(pyfn: str, a: str, b: str) -> str:
+    """``min(a, b)`` or ``max(a, b)`` (``pyfn``) of two int sources as ``_min2(a, b)``/``_max2(a, b)``
+    (runtime.py): the same value (``b`` only when ``b < a``, resp. ``b > a``, as the builtin picks it), each
+    source evaluated once, ``a`` first, without the builtin's parsing of its keywords at every call (about
+    1,000 instructions against 300). engine/choices.py's ``_bounds`` reads them as ``min``/``max``."""
+    return f"_{pyfn}2({a}, {b})"
+
+
 def _aggregate(pyfn, empty):
     def f(comp, n, args):
         if len(args) >= 2 and pyfn in ("max", "min"):
             codes = [comp.want(a, comp.c(a), INT) for a in args]
             mag = tuple(max(m) for m in zip(*[c.mag or (1, 1, 0) for c in codes]))
+            if len(codes) == 2:
+                return Code(_min_max2(pyfn, codes[0].src, codes[1].src), INT, mag=mag)
             return Code(f"{pyfn}({', '.join(c.src for c in codes)})", INT, mag=mag)
         _argc(comp, n, args, 1)
         parts = comp.comprehension(args[0])
@@ -157,6 +169,8 @@ def _aggregate(pyfn, empty):
                 if flat is not None:
                     return Code(_counted(comp, flat), INT, mag=mag)
                 return Code(f"sum([{src} {clause}])", INT, mag=mag)
+            if empty == 0:   # a list made here: min(L, default=0) is min(L) if L else 0 (runtime.py)
+                return Code(f"_{pyfn}_l([{src} {clause}])", INT, mag=body)
             return Code(f"{pyfn}([{src} {clause}], default={empty})", INT, mag=body)
         a = comp.c(args[0])
         if elem(a.type) not in (INT, ANY):

@@ -289,7 +289,7 @@ class _Compiler:
             if b.body is not None:
                 return Code(f"({b.body})", b.type, values=b.values, size=b.size, mag=b.mag)
             return Code(f"{b.src}(s)", b.type, size=b.size, mag=b.mag)
-        return Code(b.src, b.type, b.const, size=b.size, mag=b.mag)
+        return Code(b.src, b.type, b.const, values=b.values, size=b.size, mag=b.mag)
 
     def r_name(self, n):
         return self.name(n.children[0])
@@ -500,6 +500,9 @@ class _Compiler:
                 size = -1
             if i.values and all(0 <= x < size for x in i.values):   # always in range: plain indexing
                 return Code(f"{a.src}[{i.src}]", e)
+        if a.src in self.env.seat_counters and i.values and all(0 <= x < self.env.players for x in i.values):
+            # a counter holds one value per seat, always: a seat loop's variable (p in seats) is in range
+            return Code(f"{a.src}[{i.src}]", e)
         if _SIMPLE_SRC.fullmatch(i.src) and _SIMPLE_SRC.fullmatch(a.src):   # checked inline, as above
             return Code(f"({a.src}[{i.src}] if 0 <= {i.src} < len({a.src}) else -1)", e)
         return Code(f"_at({a.src}, {i.src})", e)
@@ -523,7 +526,11 @@ class _Compiler:
         item of ``coll`` (``bound_of``)."""
         self._n += 1
         py = f"_l{self._n}_{name}"
-        self.locals.append({name: Binding(py, t)})
+        n = self.env.players
+        # a variable going through the seats (p in seats) takes the seat numbers only: its values are known
+        seats = frozenset(range(n)) if coll is not None and n > 0 and coll.src in (f"range({n})", repr(tuple(range(n)))) \
+            else None
+        self.locals.append({name: Binding(py, t, values=seats)})
         self._acc.append(0.0)
         try:
             return py, fn()

@@ -91,11 +91,24 @@ def runtime_helpers() -> dict:
                 out.append(x)
         return out
 
+    def _min2(a, b):   # min(a, b): the same value (b only when b < a), with no keyword parsing (builtins.py)
+        return b if b < a else a
+
+    def _max2(a, b):   # max(a, b)
+        return b if b > a else a
+
+    def _min_l(xs):   # min(xs, default=0) of a list: the same value, without the keyword (3x the call)
+        return min(xs) if xs else 0
+
+    def _max_l(xs):   # max(xs, default=0) of a list
+        return max(xs) if xs else 0
+
     def _clamp(x, hi=INT_LIMIT, lo=-INT_LIMIT):
         return x if lo <= x <= hi else (hi if x > hi else lo)   # docs/dsl.md, "Bounds": ints saturate
 
     return {"_div": _div, "_mod": _mod, "_at": _at, "_lat": _lat, "_NO_ZONE": NO_ZONE, "_seat": _seat,
-            "_holder": _holder, "_top": _top, "_clamp": _clamp,
+            "_holder": _holder, "_top": _top, "_clamp": _clamp, "_min2": _min2, "_max2": _max2,
+            "_min_l": _min_l, "_max_l": _max_l,
             "_without": _without, "_chain": chain.from_iterable}
 
 

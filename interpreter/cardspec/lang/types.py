@@ -91,6 +91,8 @@ class Env:
     # Source (``s.z[K]``) → the most cards one seat's pile holds, for the per-seat zones declared with ``max:``:
     # the bound of ``hand[p]`` (a list's size, docs/dsl.md "Bounds").
     pile_max: dict = field(default_factory=dict)
+    # The sources (``s.c[K]``) of the counters read per seat: one value per seat, always ``players`` of them.
+    seat_counters: frozenset = frozenset()
     # The names each expression looked up, by owner: the definition being compiled (``owner``), or None
     # for everything else (steps, match, deck...). ``Game.options_read`` follows it from None through the
     # definitions used, so an option read only by a definition nothing calls counts as unread.
@@ -110,7 +112,7 @@ class Env:
     def engine_view(self) -> "Env":
         """This env as an ``EngineText`` sees it: the engine's names only, none of the ruleset's hiding them."""
         view = Env(names=dict(self.engine), deck=self.deck, players=self.players, ns=self.ns,
-                   seat_zones=self.seat_zones, pile_max=self.pile_max, used={}, engine=self.engine,
+                   seat_zones=self.seat_zones, pile_max=self.pile_max, seat_counters=self.seat_counters, used={}, engine=self.engine,
                    dynamic_suit=self.dynamic_suit)
         for name, b in self.names.items():
             view.names.setdefault(name, b)

@@ -80,6 +80,7 @@ def run(g):
         g.counters.append(c)
         env.names[name] = Binding(_teams.read_src(c), INTS)
     g.counter = {c.name: c for c in g.counters}
+    env.seat_counters = frozenset(f"s.c[{c.index}]" for c in g.counters if _teams.read_src(c) == f"s.c[{c.index}]")
     _teams.install(g)
     g.vars = []
     g._pending_vis = pending_vis = []   # (var, spec): seen_by/public_when/guess, compiled once every var has its name

@@ -9,6 +9,9 @@ checked directly even when thousands of melds are possible. core.py compiles the
 """
 from __future__ import annotations
 
+import re
+from itertools import repeat
+
 from ...compiler import lazy_invariants
 from ...effects import effects_source
 from ...information import face_down_params
@@ -20,6 +23,9 @@ from .choice import Choice, _choose, _distinct_values
 from .number import Number, _range
 
 #: The kinds of a parameter, by their YAML key (an action's ``params: {NAME: {KEY: …}}``).
+#: A listing's one loop ``for p_NAME in EXPR:`` (its parameter, the values' source).
+_PLAIN_LOOP = re.compile(r"for (p_\w+) in (.+):")
+
 KINDS = {"card": Card, "cards": Cards, "number": Number, "choice": Choice}
 PARAM_KINDS = tuple(KINDS)
 
@@ -27,7 +33,7 @@ PARAM_KINDS = tuple(KINDS)
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
                  "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down",
-                 "digits_free")
+                 "digits_free", "zipped")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -62,6 +68,7 @@ def compile_action(game, comp, name, spec, path):
     a = _Action()
     a.path = tuple(path)   # (for the listing bound, engine/listing.py)
     a.pre = None           # legal: when it names no parameter: checked before any search (_feasible)
+    a.zipped = False       # listed by zips in C (one unconditioned parameter: core.py's LISTED_IN_C)
     a.hoisted = False
     a.name = str(name)
     a.text = str(spec.get("text", a.name.replace("_", " ")))
@@ -145,9 +152,16 @@ def compile_action(game, comp, name, spec, path):
         clause = loops[0][0][:-1] + (f" if ({lazy})" if lsrc != "True" else "")
         lines = lines[:i] + memo + [f"return [{args} {clause}]"]
         mlines = mlines[:i] + memo + [f"return [(p_index, {args}) {clause}]"]
+        m = _PLAIN_LOOP.fullmatch(loops[0][0])
+        if lsrc == "True" and m is not None and args == f"({m.group(1)}, )":
+            # every value of one parameter, unconditioned (lead any card of the hand): the same tuples made
+            # in C, (index, (value,)) by zips, with no Python step per value
+            a.zipped = True
+            lines = lines[:i] + [f"return list(zip({m.group(2)}))"]
+            mlines = mlines[:i] + [f"return list(zip(_t_repeat(p_index), zip({m.group(2)})))"]
     comp.ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
                    _t_cands=_candidates, _t_distinct=_distinct_values, _t_over=_listing_too_large,
-                   _t_choose=_choose)
+                   _t_choose=_choose, _t_repeat=repeat)
     a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
     a.moves_fn = comp.function("", (("seat", INT), ("index", INT)), statements=mlines)
     clines = []

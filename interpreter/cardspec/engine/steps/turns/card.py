@@ -6,7 +6,7 @@ compile the zone and ``where:`` of cards.py's parameters too.
 """
 from __future__ import annotations
 
-from ...compiler import SEAT_ZONE, ZONE
+from ...compiler import SEAT_ZONE, ZONE, lazy_invariants
 from ....lang import ANY, BOOL, CARD, py_param
 from ..base import Step
 from .param import _Param
@@ -38,6 +38,21 @@ def _zone_where(P, comp, spec, path, ctx):
     return zsrc, where
 
 
+def _cards(comp, pool, where):
+    """The source of the cards of ``pool`` (a zone's source) that meet ``where`` (a condition's source on
+    ``p_card``, or None: every card), to be sorted: the zone itself when there is no condition (``sorted``
+    reads any iterable; no list made first), else a list comprehension whose condition's parts that do not
+    read the card (the card to beat: ``_top(s.z[2])``) are kept in a dict made once a listing
+    (``compiler.lazy_invariants``: each evaluated where the plain condition first evaluates it, so an
+    error is raised where it was and nowhere else)."""
+    if not where:
+        return pool
+    lazy = lazy_invariants(where, ["p_card"], "_lw", comp.ns)
+    if lazy == where:
+        return f"[p_card for p_card in {pool} if {where}]"
+    return f"[p_card for _lw in ({{}},) for p_card in {pool} if {lazy}]"
+
+
 class Card(_Param):
     """One card of a zone; its unit is the card."""
 
@@ -49,11 +64,10 @@ class Card(_Param):
         zsrc, where = _zone_where(self, comp, spec, path, ctx)
         self.type = CARD
         pool = f"set({zsrc})" if game.deck.has_repeats else zsrc
-        cond = f" if {where}" if where else ""
-        loop = f"for {var} in sorted([p_card for p_card in {pool}{cond}], key=SORT_KEY.__getitem__):"
+        cards = _cards(comp, pool, where)
+        loop = f"for {var} in sorted({cards}, key=SORT_KEY.__getitem__):"
         checks.append(f"if {var} not in {zsrc}: return False")
-        self.values = comp.function(f"({zsrc}, sorted([p_card for p_card in {pool}{cond}], "
-                                    f"key=SORT_KEY.__getitem__))", ctx)
+        self.values = comp.function(f"({zsrc}, sorted({cards}, key=SORT_KEY.__getitem__))", ctx)
         if where:
             checks.append(f"p_card = {var}")
             checks.append(f"if not ({where}): return False")

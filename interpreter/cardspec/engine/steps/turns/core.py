@@ -55,6 +55,11 @@ PHASE_KINDS = ("do", "one", "any", "optional")
 #: when the caller lists next (``Turns._lists_first``).
 LIST_FIRST_MOVES = 64
 
+#: ``Turns._lists_first`` of a phase listed first because an action kind of it that may have more than
+#: ``LIST_FIRST_MOVES`` actions is listed by zips in C (``_Action.zipped``): its texts are made at once only
+#: for at most ``LIST_FIRST_MOVES`` moves (a caller that does not list then wastes a listing in C at most).
+LISTED_IN_C = 2
+
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
 
@@ -283,7 +288,8 @@ class Turns(ActionSearch, Step):
                             if not moves:
                                 ts[PH] += 1
                                 continue
-                            s._cache = (self.texts(s, moves), moves)
+                            if len(moves) <= LIST_FIRST_MOVES or self._list_first[ts[PH]] is not LISTED_IN_C:
+                                s._cache = (self.texts(s, moves), moves)
                             self._after = None
                             return True
                     if not self._any_move(s, what, actor):
@@ -332,14 +338,19 @@ class Turns(ActionSearch, Step):
         if r is None:
             figures = getattr(self, "action_listing", None)
             r = figures is not None
+            zipped = False
             for i in self.phases[ph][3]:
                 a = self.actions[i]
                 b = figures.get(a.name) if r else None
                 if b is None:
                     r = False
                 elif not a.never and b.moves > LIST_FIRST_MOVES and b.listing > 2 * b.choices:
-                    r = False
-            self._list_first[ph] = r
+                    if a.zipped:   # every value of one parameter (a bet's range): listed in C, no check a value
+                        zipped = True
+                    else:
+                        r = False
+            # LISTED_IN_C: listed first, the texts kept only for at most LIST_FIRST_MOVES moves (_run)
+            self._list_first[ph] = r = LISTED_IN_C if r and zipped else r
         return r
 
     def _listed(self, s, allowed, actor):
@@ -369,7 +380,11 @@ class Turns(ActionSearch, Step):
         kind = self.phases[ts[PH]][0]
         a = self.actions[ai]
         if s.events is not None:
-            ev = {"type": "action", "seat": actor, "action": self.text(s, move)}
+            try:   # the text listed with the move (texts' memo: a move's text depends on the move alone)
+                text = self._text_memo.get(move) or self.text(s, move)
+            except TypeError:   # a value that is a list: not kept
+                text = self.text(s, move)
+            ev = {"type": "action", "seat": actor, "action": text}
             hidden = a.secret or a.face_down
             s.emit(ev, to=(actor,) if hidden else None)
             if a.secret:   # other seats see that the seat acted, not what it chose
