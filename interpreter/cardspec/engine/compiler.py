@@ -19,6 +19,7 @@ from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, En
                    py_param, runtime_helpers)
 from ..lang.bounds import COST_BUDGET
 from ..errors import Problem, RulesetError
+from .peephole import seat_counters
 
 ZONE = list_of(CARD)
 SEAT_ZONE = list_of(list_of(CARD))
@@ -289,6 +290,8 @@ class Compiler:
         if "sum(map(" in src:
             src = self._byte_sums(src)
         src = _TABLE_GET.sub(self._fast_get, src)
+        if "s.c[" in src:   # a counter's values over every seat: a copy of its list (peephole.py)
+            src = seat_counters(src, self.env.players)
         if self.env.dynamic_suit:
             src = _dynamic_suits(src)
         if " if " in src and "SUIT[" in src:

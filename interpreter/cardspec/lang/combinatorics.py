@@ -20,6 +20,9 @@ from .builtins import _argc, builtin
 from .types import ANY, INT, Code, elem
 
 
+_INT = {int}
+
+
 def sum_ways(values, total: int) -> int:
     """The number of subsets of ``values`` (items taken by position: two equal items are two choices)
     whose items add up to ``total``; the empty subset counts when ``total`` is 0. Negative items allowed.
@@ -27,6 +30,19 @@ def sum_ways(values, total: int) -> int:
     >>> sum_ways([5, 5, 5, 5, 10], 15)   # the 29 hand's fifteens: 4 × (10 + 5), 4 × (5 + 5 + 5)
     8
     """
+    kinds = set(map(type, values))
+    if total.__class__ is int and total >= 0 and kinds <= _INT and (not kinds or min(values) >= 0):
+        # The count is the coefficient of x**total in the product of (1 + x**v): each coefficient kept in
+        # a field of len(values) + 1 bits of one int (it is at most 2**len(values): no carry between
+        # fields), the fields past ``total`` cut off. One shift, add and mask per item instead of a list
+        # of the subsets' sums: the same count.
+        width = len(values) + 1
+        mask = (1 << ((total + 1) * width)) - 1
+        poly = 1
+        for v in values:
+            if v <= total:
+                poly = (poly + (poly << (v * width))) & mask
+        return (poly >> (total * width)) & ((1 << width) - 1)
     if len(values) <= 12 and total >= 0 and all(v >= 0 for v in values):
         # a short list (a hand): the sums of the subsets so far, those past the total dropped (at most 2**12)
         sums = [0]
