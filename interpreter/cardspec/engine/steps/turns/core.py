@@ -275,10 +275,14 @@ class Turns(ActionSearch, Step):
             s.v[TO_ACT] = actor
             if kind == "one" and ts[CNT] == 0:
                 if not auto:   # is anything legal? A search for one legal action, not a list of all
-                    if s._cache is LIST_NEXT and self._lists_first(ts[PH]):
+                    if s._cache is LIST_NEXT and (self._list_first.get(ts[PH]) or self._lists_first(ts[PH])):
                         # State.apply: legal_actions() comes next. The list made once and kept, not a
-                        # search and then the list (the same list: a one phase adds no done or skip)
-                        moves = self._listed(s, what, actor)
+                        # search and then the list (the same list: a one phase adds no done or skip);
+                        # None when listing raised (then _any_move answers, as it did before)
+                        try:
+                            moves = self._moves(s, what, actor)
+                        except Exception:  # noqa: BLE001 - the search says whether anything is legal
+                            moves = None
                         if moves is not None:
                             if not moves:
                                 ts[PH] += 1
@@ -342,13 +346,6 @@ class Turns(ActionSearch, Step):
             self._list_first[ph] = r
         return r
 
-    def _listed(self, s, allowed, actor):
-        """``_moves``, or None when listing raised (then ``_any_move`` answers, as it did before)."""
-        try:
-            return self._moves(s, allowed, actor)
-        except Exception:  # noqa: BLE001 - the search says whether anything is legal, the listing raises later
-            return None
-
     def _moves(self, s, allowed, actor):
         listers = self._listers.get(allowed)
         if listers is None:   # the allowed actions' (index, move lister), in declaration order: once per phase
@@ -369,7 +366,11 @@ class Turns(ActionSearch, Step):
         kind = self.phases[ts[PH]][0]
         a = self.actions[ai]
         if s.events is not None:
-            ev = {"type": "action", "seat": actor, "action": self.text(s, move)}
+            try:   # the text listed for it (texts' memo), else made
+                t = self._text_memo.get(move)
+            except TypeError:   # a value that is a list
+                t = None
+            ev = {"type": "action", "seat": actor, "action": self.text(s, move) if t is None else t}
             hidden = a.secret or a.face_down
             s.emit(ev, to=(actor,) if hidden else None)
             if a.secret:   # other seats see that the seat acted, not what it chose
