@@ -21,6 +21,11 @@ from .types import ANY, INT, Code, elem
 
 
 _INT = {int}
+#: ``sum_ways``' products by items (a tuple of ints >= 0 adding up to at most ``_KEPT_SUM``, each an int
+#: of at most (_KEPT_SUM + 1) * (items + 1) bits); cleared past ``_POLYS_MAX`` entries.
+_POLYS: dict = {}
+_POLYS_MAX = 1024
+_KEPT_SUM = 256
 
 
 def sum_ways(values, total: int) -> int:
@@ -36,12 +41,25 @@ def sum_ways(values, total: int) -> int:
         # a field of len(values) + 1 bits of one int (it is at most 2**len(values): no carry between
         # fields), the fields past ``total`` cut off. One shift, add and mask per item instead of a list
         # of the subsets' sums: the same count.
+        # Items adding up to at most _KEPT_SUM: the whole product kept by the items (_POLYS), so the same
+        # items asked for several totals (can each card of a hand capture from this table?) cost a look-up.
         width = len(values) + 1
-        mask = (1 << ((total + 1) * width)) - 1
-        poly = 1
-        for v in values:
-            if v <= total:
-                poly = (poly + (poly << (v * width))) & mask
+        key = tuple(values)
+        poly = _POLYS.get(key)
+        if poly is None:
+            if sum(key) <= _KEPT_SUM:
+                poly = 1
+                for v in key:
+                    poly += poly << (v * width)
+                if len(_POLYS) >= _POLYS_MAX:
+                    _POLYS.clear()
+                _POLYS[key] = poly
+            else:
+                mask = (1 << ((total + 1) * width)) - 1
+                poly = 1
+                for v in key:
+                    if v <= total:
+                        poly = (poly + (poly << (v * width))) & mask
         return (poly >> (total * width)) & ((1 << width) - 1)
     if len(values) <= 12 and total >= 0 and all(v >= 0 for v in values):
         # a short list (a hand): the sums of the subsets so far, those past the total dropped (at most 2**12)
