@@ -137,3 +137,36 @@ def test_the_match_end_of_a_counter_game_reads_the_counter_list():
         compiler.check_generated = check
     assert any("max(s.c[0][:], default=0)" in s for s in made)
     assert not any("len(s.c[0]) else -1) for _l1_s in (0, 1)]" in s for s in made)
+
+
+def test_the_pile_sizes_of_every_seat_are_read_as_one_map():
+    from cardspec.engine.peephole import seat_piles
+
+    class S:
+        z = [[[1, 2], [], [5]], [7]]
+
+    loop = "[len((s.z[0][_l1_p] if 0 <= _l1_p < 3 else _NO_ZONE)) for _l1_p in (0, 1, 2)]"
+    some = "[len((s.z[0][_l1_p] if 0 <= _l1_p < 3 else _NO_ZONE)) for _l1_p in (1, 2)]"
+    src = f"sum({loop}) * 10 + sum({some})"
+    out = seat_piles(src, 3)
+    assert out == f"sum(list(map(len, s.z[0]))) * 10 + sum({some})"
+    assert eval(out, {"s": S, "_NO_ZONE": ()}) == eval(src, {"s": S, "_NO_ZONE": ()}) == 31
+    assert seat_piles(src, 2) == src
+
+
+def test_a_count_of_every_seats_hand_is_generated_as_one_map():
+    """Would fail if the rewrite were switched off (scopa's hands_empty: sum(count(hand[p]) for p in seats))."""
+    from cardspec.engine import compiler
+    made = []
+    check = compiler.check_generated
+
+    def kept(src, fname, filename="<ruleset>"):
+        made.append(src)
+        return check(src, fname, filename)
+
+    compiler.check_generated = kept
+    try:
+        cardspec.load("scopa")
+    finally:
+        compiler.check_generated = check
+    assert any("sum(list(map(len, s.z[0])))" in s for s in made)

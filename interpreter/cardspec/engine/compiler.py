@@ -19,7 +19,7 @@ from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, En
                    py_param, runtime_helpers)
 from ..lang.bounds import COST_BUDGET
 from ..errors import Problem, RulesetError
-from .peephole import seat_counters
+from .peephole import seat_counters, seat_piles
 
 ZONE = list_of(CARD)
 SEAT_ZONE = list_of(list_of(CARD))
@@ -292,6 +292,8 @@ class Compiler:
         src = _TABLE_GET.sub(self._fast_get, src)
         if "s.c[" in src:   # a counter's values over every seat: a copy of its list (peephole.py)
             src = seat_counters(src, self.env.players)
+        if "[len((s.z[" in src:   # the sizes of a per-seat zone's piles over every seat (peephole.py)
+            src = seat_piles(src, self.env.players)
         if self.env.dynamic_suit:
             src = _dynamic_suits(src)
         if " if " in src and "SUIT[" in src:
