@@ -88,15 +88,19 @@ def _sum_combos(pool, kmin, kmax, key, table, target, room):
     if full is not None or total.__class__ is not int or total < 0:
         get = table.__getitem__
         return [t for t in (full or _combos(pool, kmin, kmax, key)) if sum(map(get, t)) == total], counted, 0
-    vals = [table[c] for c in pool]
-    mask = (1 << (total + 1)) - 1
-    after = [1] * (size + 1)   # after[i]: bit t set when some set of pool[i:] (the empty one too) adds to t
-    for i in range(size - 1, -1, -1):
-        a = after[i + 1]
-        after[i] = (a | (a << vals[i])) & mask
+    vals = list(map(table.__getitem__, pool))
     out = [()] if kmin <= 0 <= kmax and total == 0 else []   # (the empty set, size 0)
-    if not after[0] >> total & 1:   # no set adds up to it
+    if sum(vals) < total:   # not even all of them
         return out, counted, 0
+    mask = (1 << (total + 1)) - 1
+    a = 1
+    after = [1]   # after[i]: bit t set when some set of pool[i:] (the empty one too) adds to t
+    for v in reversed(vals):
+        a = (a | a << v) & mask
+        after.append(a)
+    if not a >> total & 1:   # no set adds up to it
+        return out, counted, 0
+    after.reverse()
     chosen = []
 
     def walk(i, rem):   # extensions of ``chosen`` by positions >= i, in combinations' order
