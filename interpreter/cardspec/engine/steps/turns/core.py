@@ -226,8 +226,8 @@ class Turns(ActionSearch, Step):
         ts[NEXT] = -1
         ts[SEAT] = ts[ACTOR] = seat
         s.v[TO_ACT] = seat
-        if s.events is not None:
-            s.emit({"type": "turn", "seat": seat, "number": s.v[TURN] + 1})
+        if s.events is not None:   # (State.emit, inlined: an event every seat sees)
+            s.events.append({"type": "turn", "seat": seat, "number": s.v[TURN] + 1})
 
     def _exit(self, s, level):
         """End the step (level 2), the deal (3) or the match (4); always False (the step is over)."""
@@ -311,7 +311,9 @@ class Turns(ActionSearch, Step):
         ts = s.ts
         ts[TURNS] += 1
         s.v[TURN] += 1
-        seat = self._seated(s, ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n)
+        seat = ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n
+        if self.game.may_sit_out:   # (_seated, inlined where no seat may sit out)
+            seat = self._seated(s, seat)
         if self.skip is not None:
             seat = self._unskipped(s, seat)
             if seat < 0:
@@ -372,7 +374,10 @@ class Turns(ActionSearch, Step):
                 t = None
             ev = {"type": "action", "seat": actor, "action": self.text(s, move) if t is None else t}
             hidden = a.secret or a.face_down
-            s.emit(ev, to=(actor,) if hidden else None)
+            if hidden:
+                s.emit(ev, to=(actor,))
+            else:   # (State.emit, inlined: an event every seat sees)
+                s.events.append(ev)
             if a.secret:   # other seats see that the seat acted, not what it chose
                 ev["_public"] = {"type": "action", "seat": actor, "action": a.text}
             elif hidden:   # cards put face down: the other seats see how many, not which (information.py)
