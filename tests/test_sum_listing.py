@@ -170,3 +170,19 @@ def test_a_count_of_every_seats_hand_is_generated_as_one_map():
     finally:
         compiler.check_generated = check
     assert any("sum(list(map(len, s.z[0])))" in s for s in made)
+
+
+def test_a_least_table_value_over_a_zone_is_read_through_map():
+    from cardspec.engine.peephole import table_extremes
+    src = "min([POINTS[_l1_c] for _l1_c in (s.z[0][p_p] if 0 <= p_p < 2 else _NO_ZONE)], default=0)"
+    out = table_extremes(src)
+    assert out == "min(map(POINTS.__getitem__, (s.z[0][p_p] if 0 <= p_p < 2 else _NO_ZONE)), default=0)"
+
+    class S:
+        z = [[[3, 1], []]]
+
+    env = {"POINTS": (5, 7, 2, 9), "_NO_ZONE": (), "s": S}
+    for p in (0, 1, 5):
+        assert eval(out, dict(env, p_p=p)) == eval(src, dict(env, p_p=p))
+    kept = "min([POINTS[_l1_c] for _l1_c in s.z[1] if _l1_c > 2], default=0)"   # (a condition: unchanged)
+    assert table_extremes(kept) == kept

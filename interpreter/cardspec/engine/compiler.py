@@ -19,7 +19,7 @@ from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, En
                    py_param, runtime_helpers)
 from ..lang.bounds import COST_BUDGET
 from ..errors import Problem, RulesetError
-from .peephole import seat_counters, seat_piles
+from .peephole import seat_counters, seat_piles, table_extremes
 
 ZONE = list_of(CARD)
 SEAT_ZONE = list_of(list_of(CARD))
@@ -289,6 +289,8 @@ class Compiler:
             src = f"def {fname}({args}):\n{body}\n"
         if "sum(map(" in src:
             src = self._byte_sums(src)
+        if ", default=" in src:   # a least or largest table value over a zone's cards (peephole.py)
+            src = table_extremes(src)
         src = _TABLE_GET.sub(self._fast_get, src)
         if "s.c[" in src:   # a counter's values over every seat: a copy of its list (peephole.py)
             src = seat_counters(src, self.env.players)

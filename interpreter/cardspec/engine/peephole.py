@@ -6,6 +6,11 @@ holds for every seat, because a counter keeps one value per seat (``State``: ``[
 rebuilt by ``determinize``: the view's list of n), so the list is the counter's values in seat order,
 ``s.c[K][:]`` (a new list, as the comprehension made), made in C.
 
+``table_extremes``: the least or largest value of a card table over a zone's cards
+(``min(c.points for c in hand[p])``) is generated as ``min([T[X] for X in ZONE], default=D)``: the same
+values in the same order as ``map(T.__getitem__, ZONE)``, read in C (the table's getter is then made
+a dict's, ``Compiler._fast_get``), without a list.
+
 ``seat_piles``: the sizes of a per-seat zone's piles for every seat (``sum(count(hand[p]) for p in seats)``)
 are generated as ``[len((s.z[K][X] if 0 <= X < n else _NO_ZONE)) for X in (0, 1, …, n - 1)]``; a per-seat
 zone holds one pile per seat, always (``State``, ``determinize``: ``[[] for _ in range(n)]``), so the
@@ -44,3 +49,12 @@ def seat_piles(src: str, players: int) -> str:
             else m.group(0)
 
     return _SEAT_PILES.sub(one, src)
+
+
+_TABLE_EXTREME = re.compile(r"\b(min|max)\(\[([A-Z][A-Z_0-9]*)\[(_l\d+_\w+)\] for \3 in "
+                            r"(\(s\.z\[\d+\]\[\w+\] if 0 <= \w+ < \d+ else _NO_ZONE\)|s\.z\[\d+\](?:\[\w+\])?)\], default=")
+
+
+def table_extremes(src: str) -> str:
+    """``src`` with each ``min``/``max`` of a card table over a zone's cards read through ``map`` (no list)."""
+    return _TABLE_EXTREME.sub(lambda m: f"{m.group(1)}(map({m.group(2)}.__getitem__, {m.group(4)}), default=", src)
