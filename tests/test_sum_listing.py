@@ -186,3 +186,41 @@ def test_a_least_table_value_over_a_zone_is_read_through_map():
         assert eval(out, dict(env, p_p=p)) == eval(src, dict(env, p_p=p))
     kept = "min([POINTS[_l1_c] for _l1_c in s.z[1] if _l1_c > 2], default=0)"   # (a condition: unchanged)
     assert table_extremes(kept) == kept
+
+
+def _runs_plain(values, shortest):
+    mult = {}
+    for v in values:
+        mult[v] = mult.get(v, 0) + 1
+    total, keys, i = 0, sorted(mult), 0
+    while i < len(keys):
+        j, ways = i, mult[keys[i]]
+        while j + 1 < len(keys) and keys[j + 1] == keys[j] + 1:
+            j += 1
+            ways *= mult[keys[j]]
+        if j - i + 1 >= max(shortest, 1):
+            total += (j - i + 1) * ways
+        i = j + 1
+    return total
+
+
+def _tail_run_plain(values):
+    best, seen, lo, hi = 0, set(), 0, 0
+    for k, v in enumerate(reversed(values), 1):
+        if v in seen:
+            break
+        seen.add(v)
+        lo, hi = (v, v) if k == 1 else (min(lo, v), max(hi, v))
+        if hi - lo + 1 == k:
+            best = k
+    return best
+
+
+def test_runs_and_tail_run_count_as_the_plain_walks():
+    from cardspec.lang.combinatorics import runs, tail_run
+    rng = random.Random(5)
+    for _ in range(5000):
+        values = [rng.randint(-3, rng.choice([5, 13, 40])) for _ in range(rng.randint(0, 14))]
+        shortest = rng.randint(-1, 5)
+        assert runs(values, shortest) == runs(tuple(values), shortest) == _runs_plain(values, shortest)
+        assert tail_run(values) == _tail_run_plain(values)

@@ -106,20 +106,23 @@ def runs(values, shortest: int) -> int:
     >>> runs([7, 7, 7, 8, 9], 3)   # a triple run: 3 runs × 3
     9
     """
-    mult = {}
-    for v in values:
-        mult[v] = mult.get(v, 0) + 1
+    if values.__class__ is not list:
+        values = list(values)
+    count = values.count   # (a multiplicity read only for the values of a run)
     total = 0
-    keys = sorted(mult)
+    keys = sorted(set(values))
+    n = len(keys)
+    least = max(shortest, 1)
     i = 0
-    while i < len(keys):
+    while i < n:
         j = i
-        ways = mult[keys[i]]
-        while j + 1 < len(keys) and keys[j + 1] == keys[j] + 1:
+        while j + 1 < n and keys[j + 1] == keys[j] + 1:
             j += 1
-            ways *= mult[keys[j]]
         length = j - i + 1
-        if length >= max(shortest, 1):
+        if length >= least:
+            ways = 1
+            for k in keys[i:j + 1]:
+                ways *= count(k)
             total += length * ways
         i = j + 1
     return total
@@ -148,16 +151,15 @@ def tail_run(values) -> int:
 
     >>> tail_run([13, 7, 9, 8])   # 7, 9, 8 at the end: a run of three out of order
     3
+
+    Each tail is read in C (its set, least and largest items): at most N (N + 1) / 2 item reads for N items.
     """
     best = 0
-    seen = set()
-    lo = hi = 0
-    for k, v in enumerate(reversed(values), 1):
-        if v in seen:
+    for k in range(1, len(values) + 1):   # the last k items: k different values, k consecutive ones
+        tail = values[-k:]
+        if len(set(tail)) < k:   # a value twice: every longer tail has it too
             break
-        seen.add(v)
-        lo, hi = (v, v) if k == 1 else (min(lo, v), max(hi, v))
-        if hi - lo + 1 == k:
+        if max(tail) - min(tail) + 1 == k:
             best = k
     return best
 
