@@ -32,7 +32,7 @@ SUM_PRUNED = True
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
                  "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down",
-                 "digits_free")
+                 "digits_free", "shared")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -68,6 +68,7 @@ def compile_action(game, comp, name, spec, path):
     a.path = tuple(path)   # (for the listing bound, engine/listing.py)
     a.pre = None           # legal: when it names no parameter: checked before any search (_feasible)
     a.hoisted = False
+    a.shared = None        # (loop variable, values, condition, memo): a listing that may share its values
     a.name = str(name)
     a.text = str(spec.get("text", a.name.replace("_", " ")))
     a.words = tuple(a.text.lower().split())
@@ -160,6 +161,10 @@ def compile_action(game, comp, name, spec, path):
             if lsrc != "True" else lsrc
         memo = ["_lz = {}"] if lazy != lsrc else []
         clause = loops[0][0][:-1] + (f" if ({lazy})" if lsrc != "True" else "")
+        head = loops[0][0][:-1]
+        if lines[:i] == ["out = []"] and head.startswith("for ") and " in sorted(" in head:
+            var, values = head[len("for "):].split(" in ", 1)   # (values: a new sorted list; core.py)
+            a.shared = (var, values, f" if ({lazy})" if lsrc != "True" else "", bool(memo), args)
         lines = lines[:i] + memo + [f"return [{args} {clause}]"]
         mlines = mlines[:i] + memo + [f"return [(p_index, {args}) {clause}]"]
     comp.ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,

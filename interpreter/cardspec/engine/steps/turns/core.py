@@ -38,6 +38,8 @@ the internal moves (``(action_index, args)``, ``DONE``, ``SKIP``) and the ``Stat
 """
 from __future__ import annotations
 
+import re
+
 from ...compiler import Compiler, failed_reason
 from ...effects import END_LEVELS, effects_source
 from ...information import public_action
@@ -57,6 +59,27 @@ LIST_FIRST_MOVES = 64
 
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
+
+
+def _shared_lister(comp, actions):
+    """One lister for ``actions`` (a phase's, in declaration order) when two or more of them list one
+    parameter by a loop over the same sorted list of values (``_Action.shared``: a discard and a knock,
+    each a card of the hand): the list made once, then each action's moves as its own lister makes
+    them, in the same order (the state does not change while a phase is listed, and each lister would
+    make the same list first). ``f(s, seat, index)`` (index unused: each action's index is in the code),
+    or None."""
+    parts = [a.shared for a in actions]
+    if len(parts) < 2 or any(p is None for p in parts) or len({(p[0], p[1]) for p in parts}) != 1:
+        return None
+    var, values = parts[0][0], parts[0][1]
+    lines = [f"_lz{k} = {{}}" for k, p in enumerate(parts) if p[3]] + [f"_vs = {values}"]
+    lists = [f"[({a.index}, {p[4]}) for {var} in _vs{_LZ.sub(f'_lz{k}', p[2])}]"
+             for k, (a, p) in enumerate(zip(actions, parts))]
+    return comp.function("", (("seat", INT), ("index", INT)), statements=lines + ["return " + " + ".join(lists)])
+
+
+#: The memo of an action's listing (actions.py: ``_lz``), one per action in a shared lister.
+_LZ = re.compile(r"\b_lz\b")
 
 
 def _why(ts, why):
@@ -186,6 +209,11 @@ class Turns(ActionSearch, Step):
             self.phases.append((kind, cond, who, frozenset(idx), bool(ph.get("auto", False))))
         self.nph = len(self.phases)
         self._listers = {}   # allowed action set -> ((index, legal_fn), ...) (_moves)
+        for ph in self.phases:   # (phases of actions whose listings read the same values: one lister)
+            if ph[0] != "do":
+                shared = _shared_lister(comp, [a for a in self.actions if a.index in ph[3] and not a.never])
+                if shared is not None:
+                    self._listers[ph[3]] = ((-1, shared),)
         self._phase_acts = {}   # phase index -> (kind, actions that may be legal in it) (_phase_actions)
         self._firsts = {}   # phase index -> ((action, how its first chunk is drawn), ...) (random_move)
         self._after = None   # (state, moves) of the last `one` phase _run stopped at (legal_after_apply)
