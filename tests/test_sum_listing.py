@@ -6,6 +6,10 @@ by ``cards._sum_combos``: the sets of that sum only, in ``_combos``' order, the 
 (``MAX_LISTED``) moved as before. ``sum_ways`` counts subsets through one integer's fields. Both are
 compared with the plain ways here: over random pools, and over seeded positions of a ruleset with the
 pruned listing switched off (``actions.SUM_PRUNED``).
+
+Also here: the rewrites of generated source in engine/peephole.py (a counter over every seat, the pile
+sizes of every seat, a table's least or largest value over a zone), each checked against the plain
+source's value and found in a ruleset's generated code, and ``runs``/``tail_run`` against the plain walks.
 """
 from __future__ import annotations
 
