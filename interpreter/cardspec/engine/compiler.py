@@ -19,6 +19,7 @@ from ..lang import (ANY, BOOL, CARD, INT, SUIT, STR, Binding, Code, DslError, En
                    py_param, runtime_helpers)
 from ..lang.bounds import COST_BUDGET
 from ..errors import Problem, RulesetError
+from .peephole import seat_lists, table_extremes
 
 ZONE = list_of(CARD)
 SEAT_ZONE = list_of(list_of(CARD))
@@ -290,7 +291,10 @@ class Compiler:
             src = f"def {fname}({args}):\n{body}\n"
         if "sum(map(" in src:
             src = self._byte_sums(src)
+        if ", default=" in src:   # a least or largest table value over a zone's cards (peephole.py)
+            src = table_extremes(src)
         src = _TABLE_GET.sub(self._fast_get, src)
+        src = seat_lists(src, self.env.players)   # a counter's values, the piles' sizes over every seat
         if self.env.dynamic_suit:
             src = _dynamic_suits(src)
         if " if " in src and "SUIT[" in src:

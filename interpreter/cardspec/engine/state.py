@@ -295,10 +295,12 @@ class State(SmallChoices):
     def _check_caps(self):
         """Every zone with ``max:`` within it (``Game.capped_zones``); else a ``RuleFault`` naming the zone: the
         bound of every listing that chooses cards from it was taken from that number at load."""
+        z = self.z
         for zi, per_seat, cap, name in self.game.capped_zones:
-            for pile in (self.z[zi] if per_seat else (self.z[zi],)):
-                if len(pile) > cap:
-                    raise RuleFault(f"zone '{name}' holds {len(pile)} cards, more than its max: {cap}")
+            if (max(map(len, z[zi])) if per_seat else len(z[zi])) > cap:   # (the largest pile; then which)
+                for pile in (z[zi] if per_seat else (z[zi],)):
+                    if len(pile) > cap:
+                        raise RuleFault(f"zone '{name}' holds {len(pile)} cards, more than its max: {cap}")
 
     def _finish_step(self):
         self.entered = False

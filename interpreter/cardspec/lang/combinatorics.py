@@ -20,6 +20,14 @@ from .builtins import _argc, builtin
 from .types import ANY, INT, Code, elem
 
 
+_INT = {int}
+#: ``sum_ways``' products by items (a tuple of ints >= 0 adding up to at most ``_KEPT_SUM``, each an int
+#: of at most (_KEPT_SUM + 1) * (items + 1) bits); cleared past ``_POLYS_MAX`` entries.
+_POLYS: dict = {}
+_POLYS_MAX = 1024
+_KEPT_SUM = 256
+
+
 def sum_ways(values, total: int) -> int:
     """The number of subsets of ``values`` (items taken by position: two equal items are two choices)
     whose items add up to ``total``; the empty subset counts when ``total`` is 0. Negative items allowed.
@@ -27,6 +35,32 @@ def sum_ways(values, total: int) -> int:
     >>> sum_ways([5, 5, 5, 5, 10], 15)   # the 29 hand's fifteens: 4 × (10 + 5), 4 × (5 + 5 + 5)
     8
     """
+    kinds = set(map(type, values))
+    if total.__class__ is int and total >= 0 and kinds <= _INT and (not kinds or min(values) >= 0):
+        # The count is the coefficient of x**total in the product of (1 + x**v): each coefficient kept in
+        # a field of len(values) + 1 bits of one int (it is at most 2**len(values): no carry between
+        # fields), the fields past ``total`` cut off. One shift, add and mask per item instead of a list
+        # of the subsets' sums: the same count.
+        # Items adding up to at most _KEPT_SUM: the whole product kept by the items (_POLYS), so the same
+        # items asked for several totals (can each card of a hand capture from this table?) cost a look-up.
+        width = len(values) + 1
+        key = tuple(values)
+        poly = _POLYS.get(key)
+        if poly is None:
+            if sum(key) <= _KEPT_SUM:
+                poly = 1
+                for v in key:
+                    poly += poly << (v * width)
+                if len(_POLYS) >= _POLYS_MAX:
+                    _POLYS.clear()
+                _POLYS[key] = poly
+            else:
+                mask = (1 << ((total + 1) * width)) - 1
+                poly = 1
+                for v in key:
+                    if v <= total:
+                        poly = (poly + (poly << (v * width))) & mask
+        return (poly >> (total * width)) & ((1 << width) - 1)
     if len(values) <= 12 and total >= 0 and all(v >= 0 for v in values):
         # a short list (a hand): the sums of the subsets so far, those past the total dropped (at most 2**12)
         sums = [0]
@@ -72,20 +106,23 @@ def runs(values, shortest: int) -> int:
     >>> runs([7, 7, 7, 8, 9], 3)   # a triple run: 3 runs × 3
     9
     """
-    mult = {}
-    for v in values:
-        mult[v] = mult.get(v, 0) + 1
+    if values.__class__ is not list:
+        values = list(values)
+    count = values.count   # (a multiplicity read only for the values of a run)
     total = 0
-    keys = sorted(mult)
+    keys = sorted(set(values))
+    n = len(keys)
+    least = max(shortest, 1)
     i = 0
-    while i < len(keys):
+    while i < n:
         j = i
-        ways = mult[keys[i]]
-        while j + 1 < len(keys) and keys[j + 1] == keys[j] + 1:
+        while j + 1 < n and keys[j + 1] == keys[j] + 1:
             j += 1
-            ways *= mult[keys[j]]
         length = j - i + 1
-        if length >= max(shortest, 1):
+        if length >= least:
+            ways = 1
+            for k in keys[i:j + 1]:
+                ways *= count(k)
             total += length * ways
         i = j + 1
     return total
@@ -114,16 +151,15 @@ def tail_run(values) -> int:
 
     >>> tail_run([13, 7, 9, 8])   # 7, 9, 8 at the end: a run of three out of order
     3
+
+    Each tail is read in C (its set, least and largest items): at most N (N + 1) / 2 item reads for N items.
     """
     best = 0
-    seen = set()
-    lo = hi = 0
-    for k, v in enumerate(reversed(values), 1):
-        if v in seen:
+    for k in range(1, len(values) + 1):   # the last k items: k different values, k consecutive ones
+        tail = values[-k:]
+        if len(set(tail)) < k:   # a value twice: every longer tail has it too
             break
-        seen.add(v)
-        lo, hi = (v, v) if k == 1 else (min(lo, v), max(hi, v))
-        if hi - lo + 1 == k:
+        if max(tail) - min(tail) + 1 == k:
             best = k
     return best
 

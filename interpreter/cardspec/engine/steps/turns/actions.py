@@ -9,6 +9,7 @@ checked directly even when thousands of melds are possible. core.py compiles the
 """
 from __future__ import annotations
 
+import ast
 import re
 from itertools import repeat
 
@@ -18,7 +19,7 @@ from ...information import face_down_params
 from ....lang import ANY, BOOL, INT, Binding, DslError, compile_expr, name_problem, py_param
 from ..base import MAX_LISTED, _listing_too_large, _sub_multiset
 from .card import Card
-from .cards import Cards, _candidates, _combos, _perms
+from .cards import Cards, _candidates, _combos, _perms, _sum_combos
 from .choice import Choice, _choose, _distinct_values
 from .number import Number, _range
 
@@ -28,12 +29,15 @@ _PLAIN_LOOP = re.compile(r"for (p_\w+) in (.+):")
 
 KINDS = {"card": Card, "cards": Cards, "number": Number, "choice": Choice}
 PARAM_KINDS = tuple(KINDS)
+#: Whether a capture by sum lists only the sets of its sum (``_sum_pruned``); False: every set, each
+#: checked (the tests compare both on seeded positions).
+SUM_PRUNED = True
 
 
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
                  "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down",
-                 "digits_free", "zipped")
+                 "digits_free", "zipped", "shared")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -70,6 +74,7 @@ def compile_action(game, comp, name, spec, path):
     a.pre = None           # legal: when it names no parameter: checked before any search (_feasible)
     a.zipped = False       # listed by zips in C (one unconditioned parameter: core.py's LISTED_IN_C)
     a.hoisted = False
+    a.shared = None        # (loop variable, values, condition, memo): a listing that may share its values
     a.name = str(name)
     a.text = str(spec.get("text", a.name.replace("_", " ")))
     a.words = tuple(a.text.lower().split())
@@ -129,14 +134,26 @@ def compile_action(game, comp, name, spec, path):
     # One number spelled in digits whose legality names no parameter: every value of its range is legal
     # when ``pre`` holds (its check is the range's and ``pre``), so search.py reads a ``DigitTable``.
     a.digits_free = len(a.params) == 1 and a.params[0].digits and lsrc == "True"
+    # A last card-set parameter whose legal: begins with a sum of a card table over it equal to a value
+    # not reading it (a capture by sum): only the sets of that sum are made (cards._sum_combos).
+    summed = _sum_pruned(comp, a, loops, codes) if lsrc != "True" and SUM_PRUNED else None
+    if summed is not None:
+        var, call = loops[-1][0][len("for "):-len("SORT_KEY.__getitem__):")].split(" in _t_combos(", 1)
+        call = f"_t_sumc({call}SORT_KEY.__getitem__, {summed}, " + \
+            (f"{MAX_LISTED})" if len(loops) == 1 else f"{MAX_LISTED} - _n)")
+        loops[-1] = (f"for {var} in {call}[0]:" if len(loops) == 1 else f"for {var} in _sc[0]:", [])
     ind = ""
-    for head, _ in loops:
+    for k, (head, _) in enumerate(loops):
+        if summed is not None and k == len(loops) - 1 and len(loops) > 1:
+            # the sets not made are counted at once (the listing's count is the same as before)
+            lines += [ind + f"_sc = {call}", ind + "_n += _sc[1]"]
         lines.append(ind + head)
         ind += "    "
     if len(loops) > 1:   # each loop is bounded; their product is counted (MAX_LISTED)
         lines.insert(1, "_n = 0")
         what = f"the action {a.name} (its parameters together)"
-        lines += [ind + "_n += 1", ind + f"if _n > {MAX_LISTED}: _t_over({what!r})"]
+        lines += [ind + ("_n += _sc[2]" if summed is not None else "_n += 1"),
+                  ind + f"if _n > {MAX_LISTED}: _t_over({what!r})"]
     lines.append(ind + (f"if {lsrc}: out.append({args})" if lsrc != "True" else f"out.append({args})"))
     lines.append("return out")
     # the same loops making the internal moves (action index, args) at once (_moves)
@@ -150,6 +167,10 @@ def compile_action(game, comp, name, spec, path):
             if lsrc != "True" else lsrc
         memo = ["_lz = {}"] if lazy != lsrc else []
         clause = loops[0][0][:-1] + (f" if ({lazy})" if lsrc != "True" else "")
+        head = loops[0][0][:-1]
+        if lines[:i] == ["out = []"] and head.startswith("for ") and " in sorted(" in head:
+            var, values = head[len("for "):].split(" in ", 1)   # (values: a new sorted list; core.py)
+            a.shared = (var, values, f" if ({lazy})" if lsrc != "True" else "", bool(memo), args)
         lines = lines[:i] + memo + [f"return [{args} {clause}]"]
         mlines = mlines[:i] + memo + [f"return [(p_index, {args}) {clause}]"]
         m = _PLAIN_LOOP.fullmatch(loops[0][0])
@@ -160,7 +181,7 @@ def compile_action(game, comp, name, spec, path):
             lines = lines[:i] + [f"return list(zip({m.group(2)}))"]
             mlines = mlines[:i] + [f"return list(zip(_t_repeat(p_index), zip({m.group(2)})))"]
     comp.ns.update(_t_combos=_combos, _t_perms=_perms, _t_sub=_sub_multiset, _t_range=_range,
-                   _t_cands=_candidates, _t_distinct=_distinct_values, _t_over=_listing_too_large,
+                   _t_cands=_candidates, _t_sumc=_sum_combos, _t_distinct=_distinct_values, _t_over=_listing_too_large,
                    _t_choose=_choose, _t_repeat=repeat)
     a.legal_fn = comp.function("", (("seat", INT),), statements=lines)
     a.moves_fn = comp.function("", (("seat", INT), ("index", INT)), statements=mlines)
@@ -177,6 +198,45 @@ def compile_action(game, comp, name, spec, path):
     a.face_down = face_down_params(game, [(P.name, P.kind, getattr(P, "zone", None)) for P in a.params],
                                    spec.get("effects"), ctx)
     return a
+
+
+def _sum_pruned(comp, a, loops, codes):
+    """``"TABLE, lambda: EXPR"`` when action ``a``'s last parameter is a set of cards listed by ``_combos``
+    (unordered, no ``candidates:``) and its ``legal:`` begins with ``sum(c.T for c in PARAM) == EXPR``:
+    ``T`` a card table of ints >= 0 and ``EXPR`` not reading the parameter. Else None. Each part is
+    compiled code (a table's name, an expression the checker built), never author text."""
+    if not a.params or not codes or codes[0][0] is None:
+        return None
+    P = a.params[-1]
+    head = loops[-1][0]
+    var = py_param(P.name)
+    if not (P.kind == "cards" and not P.ordered and P.cands is None and P.search is None
+            and head.startswith(f"for {var} in _t_combos(") and head.endswith(", SORT_KEY.__getitem__):")):
+        return None
+    src = codes[0][0].src
+    try:
+        tree = ast.parse(src, mode="eval").body
+    except SyntaxError:
+        return None
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)):
+        return None
+    left = tree.left
+    ok = (isinstance(left, ast.Call) and isinstance(left.func, ast.Name) and left.func.id == "sum"
+          and len(left.args) == 1 and not left.keywords and isinstance(left.args[0], ast.Call))
+    inner = left.args[0] if ok else None
+    if not (ok and isinstance(inner.func, ast.Name) and inner.func.id == "map" and len(inner.args) == 2
+            and not inner.keywords and isinstance(inner.args[0], ast.Attribute)
+            and inner.args[0].attr == "__getitem__" and isinstance(inner.args[0].value, ast.Name)
+            and isinstance(inner.args[1], ast.Name) and inner.args[1].id == var):
+        return None
+    name = inner.args[0].value.id
+    table = comp.ns.get(name)
+    if not isinstance(table, tuple) or not table or not all(v.__class__ is int and v >= 0 for v in table):
+        return None
+    rhs = tree.comparators[0]
+    if any(isinstance(n, ast.Name) and n.id == var for n in ast.walk(rhs)):
+        return None
+    return f"{name}, lambda: ({ast.get_source_segment(src, rhs)})"
 
 
 def _param_free(game, text):

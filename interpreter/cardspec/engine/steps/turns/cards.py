@@ -48,6 +48,77 @@ def _combos(pool, kmin, kmax, key):
     return _distinct(itertools.combinations, pool, kmin, kmax, key)
 
 
+#: ``_sum_combos``' counts of sets, by (cards, least, most): cleared past ``_COUNTED_MAX`` entries.
+_COUNTED: dict = {}
+_COUNTED_MAX = 4096
+
+
+def _sum_combos(pool, kmin, kmax, key, table, target, room):
+    """The sets of ``_combos(pool, kmin, kmax, key)`` whose ``table`` values add up to ``target()``, in the
+    same order, without making the others: a ``cards:`` parameter whose ``legal:`` begins with
+    ``sum(c.T for c in PARAM) == EXPR`` (``EXPR`` not reading it; ``table``: a card table of ints >= 0).
+
+    Returns ``(sets, counted, step)`` for a listing's loop: ``counted`` is how many sets ``_combos`` has
+    (the listing's count, ``MAX_LISTED``, goes up by it at once) and ``step`` is 0; or, when that count is
+    more than ``room`` (the count would pass its cap inside this loop), every set of ``_combos`` with
+    ``counted`` 0 and ``step`` 1 (counted one by one, where the cap is passed, as before). ``target`` (a
+    function) is called once, and only when ``_combos`` has a set. Raises ``RuleFault`` as ``_combos``
+    does (``MAX_LISTED``). A set is built only on the way to a set of the sum: a bit mask per position
+    of the sums the cards after it can make (at most ``target + 1`` bits) prunes the rest. Cost: the
+    pool's sort, one mask per card, and per set found at most one step per card."""
+    pool = sorted(pool, key=key)
+    size = len(pool)
+    counted = _COUNTED.get((size, kmin, kmax))
+    if counted is None:
+        if len(_COUNTED) >= _COUNTED_MAX:
+            _COUNTED.clear()
+        counted = _COUNTED[size, kmin, kmax] = sum(math.comb(size, k)
+                                                    for k in range(max(kmin, 0), min(kmax, size) + 1))
+    if counted > MAX_LISTED:   # (the sum grows with k: past the cap at some k as _distinct finds)
+        _listing_too_large(f"a cards parameter ({kmin} to {kmax} of {size} cards)")
+    full = None
+    if len(set(pool)) != size:   # identical faces give one set: counted as _combos lists them
+        full = _combos(pool, kmin, kmax, key)
+        counted = len(full)
+    if counted > room:
+        return (full if full is not None else _combos(pool, kmin, kmax, key)), 0, 1
+    if not counted:
+        return [], 0, 0
+    total = target()
+    if full is not None or total.__class__ is not int or total < 0:
+        get = table.__getitem__
+        return [t for t in (full or _combos(pool, kmin, kmax, key)) if sum(map(get, t)) == total], counted, 0
+    vals = list(map(table.__getitem__, pool))
+    out = [()] if kmin <= 0 <= kmax and total == 0 else []   # (the empty set, size 0)
+    if sum(vals) < total:   # not even all of them
+        return out, counted, 0
+    mask = (1 << (total + 1)) - 1
+    a = 1
+    after = [1]   # after[i]: bit t set when some set of pool[i:] (the empty one too) adds to t
+    for v in reversed(vals):
+        a = (a | a << v) & mask
+        after.append(a)
+    if not a >> total & 1:   # no set adds up to it
+        return out, counted, 0
+    after.reverse()
+    chosen = []
+
+    def walk(i, rem):   # extensions of ``chosen`` by positions >= i, in combinations' order
+        for j in range(i, size):
+            r = rem - vals[j]
+            if r >= 0 and after[j + 1] >> r & 1:
+                chosen.append(pool[j])
+                if r == 0 and kmin <= len(chosen) <= kmax:
+                    out.append(tuple(chosen))
+                if len(chosen) < kmax:
+                    walk(j + 1, r)
+                chosen.pop()
+
+    walk(0, total)
+    out.sort(key=len)   # stable: by size, each size in combinations' order, as _combos lists them
+    return out, counted, 0
+
+
 def _perms(pool, kmin, kmax, key):
     """Distinct card sequences (order matters) of lengths kmin..kmax from ``pool`` (``ordered: true``)."""
     return _distinct(itertools.permutations, pool, kmin, kmax, key)

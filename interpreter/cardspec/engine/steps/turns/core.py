@@ -38,6 +38,8 @@ the internal moves (``(action_index, args)``, ``DONE``, ``SKIP``) and the ``Stat
 """
 from __future__ import annotations
 
+import re
+
 from ...compiler import Compiler, failed_reason
 from ...effects import END_LEVELS, effects_source
 from ...information import public_action
@@ -62,6 +64,27 @@ LISTED_IN_C = 2
 
 #: The most action texts a turns step keeps (``Turns.texts``).
 _TEXT_MEMO = 50_000
+
+
+def _shared_lister(comp, actions):
+    """One lister for ``actions`` (a phase's, in declaration order) when two or more of them list one
+    parameter by a loop over the same sorted list of values (``_Action.shared``: a discard and a knock,
+    each a card of the hand): the list made once, then each action's moves as its own lister makes
+    them, in the same order (the state does not change while a phase is listed, and each lister would
+    make the same list first). ``f(s, seat, index)`` (index unused: each action's index is in the code),
+    or None."""
+    parts = [a.shared for a in actions]
+    if len(parts) < 2 or any(p is None for p in parts) or len({(p[0], p[1]) for p in parts}) != 1:
+        return None
+    var, values = parts[0][0], parts[0][1]
+    lines = [f"_lz{k} = {{}}" for k, p in enumerate(parts) if p[3]] + [f"_vs = {values}"]
+    lists = [f"[({a.index}, {p[4]}) for {var} in _vs{_LZ.sub(f'_lz{k}', p[2])}]"
+             for k, (a, p) in enumerate(zip(actions, parts))]
+    return comp.function("", (("seat", INT), ("index", INT)), statements=lines + ["return " + " + ".join(lists)])
+
+
+#: The memo of an action's listing (actions.py: ``_lz``), one per action in a shared lister.
+_LZ = re.compile(r"\b_lz\b")
 
 
 def _why(ts, why):
@@ -191,6 +214,11 @@ class Turns(ActionSearch, Step):
             self.phases.append((kind, cond, who, frozenset(idx), bool(ph.get("auto", False))))
         self.nph = len(self.phases)
         self._listers = {}   # allowed action set -> ((index, legal_fn), ...) (_moves)
+        for ph in self.phases:   # (phases of actions whose listings read the same values: one lister)
+            if ph[0] != "do":
+                shared = _shared_lister(comp, [a for a in self.actions if a.index in ph[3] and not a.never])
+                if shared is not None:
+                    self._listers[ph[3]] = ((-1, shared),)
         self._phase_acts = {}   # phase index -> (kind, actions that may be legal in it) (_phase_actions)
         self._firsts = {}   # phase index -> ((action, how its first chunk is drawn), ...) (random_move)
         self._after = None   # (state, moves) of the last `one` phase _run stopped at (legal_after_apply)
@@ -231,8 +259,8 @@ class Turns(ActionSearch, Step):
         ts[NEXT] = -1
         ts[SEAT] = ts[ACTOR] = seat
         s.v[TO_ACT] = seat
-        if s.events is not None:
-            s.emit({"type": "turn", "seat": seat, "number": s.v[TURN] + 1})
+        if s.events is not None:   # (State.emit, inlined: an event every seat sees)
+            s.events.append({"type": "turn", "seat": seat, "number": s.v[TURN] + 1})
 
     def _exit(self, s, level):
         """End the step (level 2), the deal (3) or the match (4); always False (the step is over)."""
@@ -280,10 +308,14 @@ class Turns(ActionSearch, Step):
             s.v[TO_ACT] = actor
             if kind == "one" and ts[CNT] == 0:
                 if not auto:   # is anything legal? A search for one legal action, not a list of all
-                    if s._cache is LIST_NEXT and self._lists_first(ts[PH]):
+                    if s._cache is LIST_NEXT and (self._list_first.get(ts[PH]) or self._lists_first(ts[PH])):
                         # State.apply: legal_actions() comes next. The list made once and kept, not a
-                        # search and then the list (the same list: a one phase adds no done or skip)
-                        moves = self._listed(s, what, actor)
+                        # search and then the list (the same list: a one phase adds no done or skip);
+                        # None when listing raised (then _any_move answers, as it did before)
+                        try:
+                            moves = self._moves(s, what, actor)
+                        except Exception:  # noqa: BLE001 - the search says whether anything is legal
+                            moves = None
                         if moves is not None:
                             if not moves:
                                 ts[PH] += 1
@@ -313,7 +345,9 @@ class Turns(ActionSearch, Step):
         ts = s.ts
         ts[TURNS] += 1
         s.v[TURN] += 1
-        seat = self._seated(s, ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n)
+        seat = ts[NEXT] if ts[NEXT] >= 0 else self.next(s, ts[SEAT]) % s.n
+        if self.game.may_sit_out:   # (_seated, inlined where no seat may sit out)
+            seat = self._seated(s, seat)
         if self.skip is not None:
             seat = self._unskipped(s, seat)
             if seat < 0:
@@ -353,13 +387,6 @@ class Turns(ActionSearch, Step):
             self._list_first[ph] = r = LISTED_IN_C if r and zipped else r
         return r
 
-    def _listed(self, s, allowed, actor):
-        """``_moves``, or None when listing raised (then ``_any_move`` answers, as it did before)."""
-        try:
-            return self._moves(s, allowed, actor)
-        except Exception:  # noqa: BLE001 - the search says whether anything is legal, the listing raises later
-            return None
-
     def _moves(self, s, allowed, actor):
         listers = self._listers.get(allowed)
         if listers is None:   # the allowed actions' (index, move lister), in declaration order: once per phase
@@ -380,13 +407,16 @@ class Turns(ActionSearch, Step):
         kind = self.phases[ts[PH]][0]
         a = self.actions[ai]
         if s.events is not None:
-            try:   # the text listed with the move (texts' memo: a move's text depends on the move alone)
-                text = self._text_memo.get(move) or self.text(s, move)
-            except TypeError:   # a value that is a list: not kept
-                text = self.text(s, move)
-            ev = {"type": "action", "seat": actor, "action": text}
+            try:   # the text listed for it (texts' memo), else made
+                t = self._text_memo.get(move)
+            except TypeError:   # a value that is a list
+                t = None
+            ev = {"type": "action", "seat": actor, "action": self.text(s, move) if t is None else t}
             hidden = a.secret or a.face_down
-            s.emit(ev, to=(actor,) if hidden else None)
+            if hidden:
+                s.emit(ev, to=(actor,))
+            else:   # (State.emit, inlined: an event every seat sees)
+                s.events.append(ev)
             if a.secret:   # other seats see that the seat acted, not what it chose
                 ev["_public"] = {"type": "action", "seat": actor, "action": a.text}
             elif hidden:   # cards put face down: the other seats see how many, not which (information.py)
