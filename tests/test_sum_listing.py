@@ -122,6 +122,11 @@ def test_a_counter_over_every_seat_is_read_as_its_list():
     assert out == f"max(s.c[0][:], default=0) + sum({some})"
     assert eval(out, {"s": S}) == eval(src, {"s": S}) == 16
     assert seat_counters(src, 4) == src   # (not every seat of four)
+    plain = "[s.c[0][_l1_s] for _l1_s in (0, 1, 2)]"   # (a seat loop the checker knows in range)
+    src = f"_max_l({plain}) + sum({some})"
+    out = seat_counters(src, 3)
+    assert out == f"_max_l(s.c[0][:]) + sum({some})" and eval(out, {"s": S, "_max_l": max}) == 16
+    assert seat_counters("[s.c[0][_l1_s] for _l1_s in (0, 2)]", 3) == "[s.c[0][_l1_s] for _l1_s in (0, 2)]"
 
 
 def test_the_match_end_of_a_counter_game_reads_the_counter_list():
@@ -139,8 +144,8 @@ def test_the_match_end_of_a_counter_game_reads_the_counter_list():
         cardspec.load("cribbage")
     finally:
         compiler.check_generated = check
-    assert any("max(s.c[0][:], default=0)" in s for s in made)
-    assert not any("len(s.c[0]) else -1) for _l1_s in (0, 1)]" in s for s in made)
+    assert any("_max_l(s.c[0][:])" in s for s in made)
+    assert not any("for _l1_s in (0, 1)]" in s for s in made)
 
 
 def test_the_pile_sizes_of_every_seat_are_read_as_one_map():
@@ -156,6 +161,10 @@ def test_the_pile_sizes_of_every_seat_are_read_as_one_map():
     assert out == f"sum(list(map(len, s.z[0]))) * 10 + sum({some})"
     assert eval(out, {"s": S, "_NO_ZONE": ()}) == eval(src, {"s": S, "_NO_ZONE": ()}) == 31
     assert seat_piles(src, 2) == src
+    plain = "[len(s.z[0][_l1_p]) for _l1_p in (0, 1, 2)]"   # (a seat loop the checker knows in range)
+    assert seat_piles(f"sum({plain})", 3) == "sum(list(map(len, s.z[0])))"
+    assert eval(seat_piles(f"sum({plain})", 3), {"s": S}) == eval(f"sum({plain})", {"s": S}) == 3
+    assert seat_piles("[len(s.z[0][_l1_p]) for _l1_p in (0, 1)]", 3) == "[len(s.z[0][_l1_p]) for _l1_p in (0, 1)]"
 
 
 def test_a_count_of_every_seats_hand_is_generated_as_one_map():
@@ -190,6 +199,15 @@ def test_a_least_table_value_over_a_zone_is_read_through_map():
         assert eval(out, dict(env, p_p=p)) == eval(src, dict(env, p_p=p))
     kept = "min([POINTS[_l1_c] for _l1_c in s.z[1] if _l1_c > 2], default=0)"   # (a condition: unchanged)
     assert table_extremes(kept) == kept
+    from cardspec.lang.runtime import runtime_helpers
+    helpers = runtime_helpers()
+    listed = "_min_l([POINTS[_l1_c] for _l1_c in (s.z[0][p_p] if 0 <= p_p < 2 else _NO_ZONE)]) + 1"
+    out = table_extremes(listed)   # (the form a default of 0 compiles to: the list made in C)
+    assert out == "_min_l(list(map(POINTS.__getitem__, (s.z[0][p_p] if 0 <= p_p < 2 else _NO_ZONE)))) + 1"
+    for p in (0, 1, 5):
+        assert eval(out, dict(env, **helpers, p_p=p)) == eval(listed, dict(env, **helpers, p_p=p))
+    assert table_extremes("_min_l([POINTS[_l1_c] for _l1_c in s.z[1]], default=0)") == \
+        "_min_l([POINTS[_l1_c] for _l1_c in s.z[1]], default=0)"   # (no such call: left alone)
 
 
 def _runs_plain(values, shortest):
