@@ -73,12 +73,11 @@ passes mean are the ruleset's.
 """
 from __future__ import annotations
 
-import dis
-
 from ..compiler import Compiler, _dummy, failed_reason
 from ..effects import compile_effects
 from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, SITS_OUT, TO_ACT
 from .base import Step, step_type
+from .folded import per_args
 from .say_hold import HOLD, SayHold
 from .turns import MAX_NUMBER_VALUES
 from ...lang import BOOL, INT, STR, SUIT, EngineText
@@ -95,28 +94,12 @@ CLIMBS_SRC = f"(p_level > s.v[{BID_LEVEL}])"
 
 
 def _per_bid(cond, fields_of):
-    """``[bool(cond(None, 0, *f)) for f in fields_of]`` when the generated condition ``cond(s, seat,
-    number, suit, rank, contract, level)`` reads neither the state nor the seat (its code and the code
-    nested in it never load ``s`` or ``p_seat``: it is a function of the bid alone, the same at every
-    position) and holds or fails without an error for every bid; else None (asked at each position)."""
-    if cond is None or cond is _dummy or not _reads_bid_only(cond.__code__):
+    """``[bool(cond(None, 0, *f)) for f in fields_of]`` when the generated condition ``cond(s, seat, number,
+    suit, rank, contract, level)`` reads neither the state nor the seat (a function of the bid alone, the
+    same at every position: ``folded.per_args``) and answers for every bid; else None (asked in play)."""
+    if cond is _dummy:
         return None
-    try:
-        return [bool(cond(None, 0, *f)) for f in fields_of]
-    except Exception:  # noqa: BLE001 - the condition fails for some bid: it is asked in play, as before
-        return None
-
-
-def _reads_bid_only(code) -> bool:
-    """Whether ``code`` (and every code object nested in it) never reads the names ``s`` or ``p_seat``."""
-    if "s" in code.co_cellvars or "p_seat" in code.co_cellvars or "s" in code.co_freevars \
-            or "p_seat" in code.co_freevars:
-        return False
-    for ins in dis.get_instructions(code):
-        if ins.opname.startswith(("LOAD_FAST", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME", "LOAD_GLOBAL")) \
-                and ins.argval in ("s", "p_seat"):
-            return False
-    return all(_reads_bid_only(c) for c in code.co_consts if hasattr(c, "co_code"))
+    return per_args(cond, ("p_seat",), [(0,) + f for f in fields_of])
 
 
 @step_type("auction")

@@ -32,6 +32,7 @@ from ..compiler import Compiler, INTS, failed_reason
 from ..effects import compile_effects
 from ..slots import DEALER, SITS_OUT, TO_ACT
 from .base import DealError, Step, step_type
+from .folded import per_args
 from ...lang import BOOL, INT, RuleFault
 from .turns import MAX_NUMBER_VALUES   # the most bids offered at once, as a number parameter's values (Caps)
 
@@ -60,6 +61,9 @@ class Bid(Step):
             if "legal" in body else (None, [])
         self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), BID_CTX)
         self._values = self._static_values(game, comp, body)
+        # `legal:` folded to true at load (an option off: the hook): no call per bid (engine/steps/folded.py).
+        self._always = per_args(self.restrict, ("p_seat", "p_bid"), [(0, 0)]) == [True]
+        self.legal_texts = self._legal_texts
 
     @staticmethod
     def _static_values(game, comp, body):
@@ -149,7 +153,7 @@ class Bid(Step):
         if len(rng) > MAX_NUMBER_VALUES:   # min/max are expressions: the cap of a number's values (Caps)
             raise RuleFault(f"the bids go from {rng.start:,} to {rng.stop - 1:,}: {len(rng):,} bids; at most "
                             f"{MAX_NUMBER_VALUES:,} at once (docs/rulesets.md, Caps)")
-        if self.restrict is None:
+        if self.restrict is None or self._always:
             return list(rng)
         r = self.restrict
         ok = [b for b in rng if r(s, seat, b)]
@@ -171,9 +175,17 @@ class Bid(Step):
         s.flight = None
         return True
 
+    def _legal_texts(self, s):
+        """``(texts, moves)``: ``legal`` and its texts in one call (``State.legal_actions``)."""
+        moves = self.legal(s)
+        return [f"bid {b}" for b in moves], moves
+
     # ---- text ----------------------------------------------------------------
     def text(self, s, bid):
         return f"bid {bid}"
+
+    def texts(self, s, moves):
+        return [f"bid {b}" for b in moves]
 
     def parse(self, s, text):
         parts = text.split()

@@ -1,8 +1,9 @@
-"""The auction step's load-time tables (engine/steps/auction.py): a ``beats:`` that folds to the default
-order, a ``may_pass:`` that folds to true, and ``legal:``/``ends:`` conditions that read the bid alone
-are answered from tables made at load. Each table is held here to the expressions it stands for, over
-the positions of seeded random matches, and the tables are checked to be in use (a test that fails
-when the fast path is switched off)."""
+"""The load-time tables of the auction and bid steps (engine/steps/folded.py, auction.py, bidding.py):
+an auction's ``beats:`` that folds to the default order, a ``may_pass:`` that folds to true, ``legal:``/
+``ends:`` conditions that read the bid alone, and a bid step's ``legal:`` folded to true are answered
+from tables made at load. Each table is held here to the expressions it stands for, over the positions
+of seeded random matches, and the tables are checked to be in use (a test that fails when the fast path
+is switched off)."""
 import random
 
 import pytest
@@ -104,3 +105,28 @@ def test_a_condition_reading_the_state_or_the_seat_gets_no_table():
     for f in (reads_state, reads_seat, reads_state_inside, fails):
         assert _per_bid(f, fields) is None, f.__name__
     assert _per_bid(bid_alone, fields) == [False, True]
+
+
+@pytest.mark.parametrize("name,options", [("wizard", {}), ("wizard", {"hook": True}), ("oh-hell", {})])
+def test_a_bid_step_legal_folded_to_true_is_not_asked(name, options):
+    """A bid step's ``legal:`` that folds to true (wizard without the hook) lists every bid without a
+    call per bid; the listing and its texts are those of the condition asked for every bid."""
+    g = cardspec.load(name, options=options)
+    from cardspec.engine.slots import TO_ACT
+    step = next(st for st in g.steps if st.kind == "bid")
+    assert step._always == (name == "wizard" and not options.get("hook"))
+    rng = random.Random(5)
+    seen = 0
+    for m in range(4):
+        s = g.new_state(seed=m)
+        while not s.terminal:
+            legal = s.legal_actions()
+            if s.current_step() is step:
+                seat = s.v[TO_ACT]
+                every = list(range(step.lo(s), step.hi(s) + 1))
+                ref = [b for b in every if step.restrict(s, seat, b)] or every
+                assert step.legal(s) == ref
+                assert legal == [f"bid {b}" for b in ref] == [step.text(s, b) for b in ref]
+                seen += 1
+            s.apply(legal[int(rng.random() * len(legal))])
+    assert seen > 0
