@@ -41,3 +41,21 @@ def test_games_with_teams_read_the_generated_totals(name):
             assert g.ns["_team_totals"](s, row) == teams.team_totals(s, row)
         legal = s.legal_actions()
         s.apply(legal[int(rng.random() * len(legal))])
+
+
+@pytest.mark.parametrize("name", ["sheepshead", "briscola-chiamata"])
+def test_side_totals_match_the_groups_loop(name):
+    """``side_totals`` (read by ``by: side`` counters) gives ``totals(s, row, "side")`` at every position."""
+    g = cardspec.load(name)
+    assert g.ns["_side_totals"] is teams.side_totals
+    rng = random.Random(2)
+    seen = 0
+    for m in range(3):
+        s = g.new_state(seed=m)
+        while not s.terminal:
+            for row in s.c:
+                assert teams.side_totals(s, row) == teams.totals(s, row, "side")
+                seen += 1
+            legal = s.legal_actions()
+            s.apply(legal[int(rng.random() * len(legal))])
+    assert seen

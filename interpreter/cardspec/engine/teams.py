@@ -85,6 +85,31 @@ def team_totals(s, row) -> list:
     return out
 
 
+def side_totals(s, row) -> list:
+    """``totals(s, row, "side")`` without making the groups: the side's seats (``Sides.team``) and the
+    rest each get their sum when more than one seat; generated code reading a ``by: side`` counter
+    calls it (``_side_totals``). Raises what ``Sides.team`` raises (a declarer that is no seat)."""
+    out = list(row)
+    sides = s.game.sides
+    side = sides.team(s) if sides is not None else ()
+    if not side:
+        return out
+    if len(side) > 1:
+        t = 0
+        for i in side:
+            t += row[i]
+        for i in side:
+            out[i] = t
+    rest = [i for i in range(s.n) if i not in side]
+    if len(rest) > 1:
+        t = 0
+        for i in rest:
+            t += row[i]
+        for i in rest:
+            out[i] = t
+    return out
+
+
 def fixed_totals(groups: tuple, n: int):
     """``team_totals`` for the fixed partnerships ``groups`` (``fixed_groups``) of ``n`` seats, as one
     function ``f(s, row) -> list`` building the list at once: each seat's entry the sum of its team's
@@ -129,7 +154,7 @@ def install(game) -> None:
     """Put the run-time helpers generated code calls into ``game.ns``."""
     ns = game.ns
     ns["_team_totals"] = team_totals
-    ns["_side_totals"] = lambda s, row: totals(s, row, "side")
+    ns["_side_totals"] = side_totals
     ns["_team_set"] = set_total
     ns["_team_firsts"] = firsts
 
