@@ -37,6 +37,8 @@ from ...lang import BOOL, INT, RuleFault
 from .turns import MAX_NUMBER_VALUES   # the most bids offered at once, as a number parameter's values (Caps)
 
 BID_CTX = (("seat", INT), ("bid", INT))
+#: The texts of the bids 0 … 127 (``Bid._legal_texts``): 128 strings, made once.
+_TEXTS = tuple(f"bid {b}" for b in range(128))
 
 
 @step_type("bid")
@@ -176,8 +178,13 @@ class Bid(Step):
         return True
 
     def _legal_texts(self, s):
-        """``(texts, moves)``: ``legal`` and its texts in one call (``State.legal_actions``)."""
+        """``(texts, moves)``: ``legal`` and its texts in one call (``State.legal_actions``); bids that run
+        without a gap from ``lo`` to ``hi`` within ``_TEXTS`` give their texts as a slice of that table."""
         moves = self.legal(s)
+        if moves:
+            lo, hi = moves[0], moves[-1]
+            if 0 <= lo and hi < len(_TEXTS) and hi - lo + 1 == len(moves):   # (ascending, each once)
+                return list(_TEXTS[lo:hi + 1]), moves
         return [f"bid {b}" for b in moves], moves
 
     # ---- text ----------------------------------------------------------------
