@@ -21,8 +21,10 @@ def reads_none(code, names: tuple) -> bool:
     if any(n in code.co_cellvars or n in code.co_freevars for n in names):
         return False
     for ins in dis.get_instructions(code):
-        if ins.opname.startswith(_READS) and ins.argval in names:
-            return False
+        if ins.opname.startswith(_READS):
+            read = ins.argval if isinstance(ins.argval, tuple) else (ins.argval,)   # (a fused load: a pair)
+            if any(x in names for x in read):
+                return False
     return all(reads_none(c, names) for c in code.co_consts if hasattr(c, "co_code"))
 
 
