@@ -86,27 +86,20 @@ def team_totals(s, row) -> list:
 
 
 def side_totals(s, row) -> list:
-    """``totals(s, row, "side")`` without making the groups: the side's seats (``Sides.team``) and the
-    rest each get their sum when more than one seat; generated code reading a ``by: side`` counter
-    calls it (``_side_totals``). Raises what ``Sides.team`` raises (a declarer that is no seat)."""
-    out = list(row)
+    """``totals(s, row, "side")`` without making the groups: every seat the rest's total, then the side's
+    seats (``Sides.team``) the side's; a team of one seat gets its own part, its total. The rest's total
+    is the row's less the side's (exact: the parts are ints). Generated code reading a ``by: side``
+    counter calls it (``_side_totals``). Raises what ``Sides.team`` raises (a declarer that is no seat)."""
     sides = s.game.sides
     side = sides.team(s) if sides is not None else ()
     if not side:
-        return out
-    if len(side) > 1:
-        t = 0
-        for i in side:
-            t += row[i]
-        for i in side:
-            out[i] = t
-    rest = [i for i in range(s.n) if i not in side]
-    if len(rest) > 1:
-        t = 0
-        for i in rest:
-            t += row[i]
-        for i in rest:
-            out[i] = t
+        return list(row)
+    t = 0
+    for i in side:
+        t += row[i]
+    out = [sum(row) - t] * len(row)
+    for i in side:
+        out[i] = t
     return out
 
 
