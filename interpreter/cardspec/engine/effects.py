@@ -32,6 +32,7 @@ import re
 
 from . import at_once as _at_once
 from .compiler import Compiler, INTS, SEAT_ZONE, ZONE
+from .shared_defs import share as share_definitions
 from ..lang import ANY, BOOL, CARD, INT, SUIT, EngineText, list_of, name_problem, py_param
 from ..lang.bounds import mag_add, may_grow
 
@@ -82,6 +83,7 @@ def compile_effects(game, comp: Compiler, effects, path, params):
     lines = effects_source(game, comp, effects, path, params)
     if not lines:
         return None
+    lines = share_definitions(lines, getattr(game.env, "def_src", {}))   # (a block of var writes only)
     return comp.function("", params, statements=lines)
 
 

@@ -85,6 +85,41 @@ def team_totals(s, row) -> list:
     return out
 
 
+def side_totals(s, row) -> list:
+    """``totals(s, row, "side")`` without making the groups: every seat the rest's total, then the side's
+    seats (``Sides.team``) the side's; a team of one seat gets its own part, its total. The rest's total
+    is the row's less the side's (exact: the parts are ints). Generated code reading a ``by: side``
+    counter calls it (``_side_totals``). Raises what ``Sides.team`` raises (a declarer that is no seat)."""
+    sides = s.game.sides
+    side = sides.team(s) if sides is not None else ()
+    if not side:
+        return list(row)
+    t = 0
+    for i in side:
+        t += row[i]
+    out = [sum(row) - t] * len(row)
+    for i in side:
+        out[i] = t
+    return out
+
+
+def fixed_totals(groups: tuple, n: int):
+    """``team_totals`` for the fixed partnerships ``groups`` (``fixed_groups``) of ``n`` seats, as one
+    function ``f(s, row) -> list`` building the list at once: each seat's entry the sum of its team's
+    parts, written out (``[row[0] + row[2], row[1] + row[3], …]``: no loop, no call per team). The same
+    list as ``team_totals`` for every row of ``n`` ints. Its source holds seat numbers only. None when a
+    team names a seat outside ``0 .. n - 1`` (then ``team_totals`` answers)."""
+    if not all(type(i) is int and 0 <= i < n for grp in groups for i in grp):
+        return None
+    out = [f"row[{i}]" for i in range(n)]
+    for grp in groups:   # team_totals' loop, on the terms
+        if len(grp) > 1:
+            t = " + ".join(f"row[{i}]" for i in grp)
+            for i in grp:
+                out[i] = t
+    return eval(compile(f"lambda s, row: [{', '.join(out)}]", "<team totals>", "eval"), {"__builtins__": {}})
+
+
 def keep_once(s, vals, by: str) -> list:
     """A score step's per-seat values kept once per team: each team's first seat's value, 0 for the rest."""
     out = [0] * len(vals)
@@ -112,7 +147,7 @@ def install(game) -> None:
     """Put the run-time helpers generated code calls into ``game.ns``."""
     ns = game.ns
     ns["_team_totals"] = team_totals
-    ns["_side_totals"] = lambda s, row: totals(s, row, "side")
+    ns["_side_totals"] = side_totals
     ns["_team_set"] = set_total
     ns["_team_firsts"] = firsts
 
@@ -130,6 +165,9 @@ def check(game, comp) -> None:
     """Problems with ``by:`` (after ``match:`` is read): ``by: team`` needs ``match: teams``, ``by: side``
     needs ``sides:``; sets ``game.team_groups``."""
     game.team_groups = fixed_groups(game)
+    fast = fixed_totals(game.team_groups, game.n)
+    if fast is not None:   # generated code reads a by: team counter through it (read_src)
+        game.ns["_team_totals"] = fast
     for c in game.counters:
         if c.by == "team" and not game.teams:
             comp.problem(("counters", c.name, "by"), "by: team needs match: teams (the seats of each team)",

@@ -73,10 +73,11 @@ passes mean are the ruleset's.
 """
 from __future__ import annotations
 
-from ..compiler import Compiler, failed_reason
+from ..compiler import Compiler, _dummy, failed_reason
 from ..effects import compile_effects
 from ..slots import BID_CONTRACT, BID_LEVEL, BID_NUMBER, BID_RANK, BID_SUIT, DEALER, DECLARER, REDEALS, SITS_OUT, TO_ACT
 from .base import Step, step_type
+from .folded import per_args
 from .say_hold import HOLD, SayHold
 from .turns import MAX_NUMBER_VALUES
 from ...lang import BOOL, INT, STR, SUIT, EngineText
@@ -88,6 +89,17 @@ CALL_CTX = (("seat", INT), ("last_call", STR), ("last_caller", INT))
 NO_TRUMP = ("NT", "NOTRUMP", "NOTRUMPS", "NO_TRUMP", "NO_TRUMPS")   # a suit: entry meaning no trumps
 DECLARER_RULES = ("high_bidder", "first_to_name_suit")
 ALL_PASS = ("redeal", "throw_in")
+#: The generated code of the default ``beats:`` (``level > bid_level``): a bid beats every bid listed before it.
+CLIMBS_SRC = f"(p_level > s.v[{BID_LEVEL}])"
+
+
+def _per_bid(cond, fields_of):
+    """``[bool(cond(None, 0, *f)) for f in fields_of]`` when the generated condition ``cond(s, seat, number,
+    suit, rank, contract, level)`` reads neither the state nor the seat (a function of the bid alone, the
+    same at every position: ``folded.per_args``) and answers for every bid; else None (asked in play)."""
+    if cond is _dummy:
+        return None
+    return per_args(cond, ("p_seat",), [(0,) + f for f in fields_of])
 
 
 @step_type("auction")
@@ -145,16 +157,24 @@ class Auction(SayHold, Step):
         if str(body.get("passing", "soft")) not in ("soft", "hard"):
             comp.problem(path + ("passing",), f"passing is soft or hard, not '{body.get('passing')}'")
         self.once = bool(body.get("once", False))
-        self.beats = comp.expr(body.get("beats", EngineText("level > bid_level")), path + ("beats",), BID_CTX, (BOOL,))
+        beats = comp.code(body.get("beats", EngineText("level > bid_level")), path + ("beats",), BID_CTX, (BOOL,))
+        self.beats = comp.function(beats.src, BID_CTX) if beats is not None else _dummy
         # The default order (a bid beats every bid listed before it): the bids that beat the standing one
-        # are the rest of the list, found without asking `beats` of each.
-        self._climbs = " ".join(str(body.get("beats", "level > bid_level")).split()) == "level > bid_level"
+        # are the rest of the list, found without asking `beats` of each. Also when the ruleset's `beats:`
+        # compiles to the default's code (its other terms read options folded away at load).
+        self._climbs = " ".join(str(body.get("beats", "level > bid_level")).split()) == "level > bid_level" or \
+            (beats is not None and beats.src == CLIMBS_SRC)
         # legal: an expression, {rule, reason} or a list of them; messages give the failing part's reason
         self.reason = " ".join(str(body.get("reason", "a restriction of this ruleset forbids it")).split())
         self.restrict, self.restrict_parts = comp.condition(body["legal"], path + ("legal",), BID_CTX, self.reason) \
             if "legal" in body else (None, [])
-        self.may_pass = comp.expr(body["may_pass"], path + ("may_pass",), (("seat", INT),), (BOOL,)) \
-            if "may_pass" in body else None
+        self.may_pass = self._may_pass_expr = None
+        if "may_pass" in body:   # (a condition that folds to true at load, options read: no call per listing)
+            may_pass = comp.code(body["may_pass"], path + ("may_pass",), (("seat", INT),), (BOOL,))
+            self.may_pass = comp.function(may_pass.src, (("seat", INT),)) if may_pass is not None else _dummy
+            self._may_pass_expr = self.may_pass   # (the tests hold the folded one to it)
+            if may_pass is not None and may_pass.src == "True":
+                self.may_pass = None
         self.ends = comp.expr(body["ends"], path + ("ends",), BID_CTX, (BOOL,)) if "ends" in body else None
         all_pass = str(body.get("all_pass", "redeal"))
         if all_pass not in ALL_PASS and all_pass not in contracts:
@@ -182,6 +202,16 @@ class Auction(SayHold, Step):
                 comp.problem(path + ("say_hold",), f"an auction by pairs (say_hold) has its own order of "
                              f"speaking and passing: drop {', '.join(clash)}")
         self.legal_sorted = self.legal
+        # Load-time tables: each bid's fields (seat aside) and its text in the events and views; the
+        # levels `legal:` allows and whether `ends:` holds after each bid, when those conditions read
+        # the bid's fields alone (not the state, not the seat: `contract == "pick"`), else None.
+        self._fields_of = [(b[0], b[1], b[2], b[4], lvl) for lvl, b in enumerate(bids)]
+        self._said = [t.removeprefix("bid ") for t in self._texts]
+        allowed = _per_bid(self.restrict, self._fields_of)
+        self._allowed = None if allowed is None else [lvl for lvl, ok in enumerate(allowed) if ok]
+        self._ends_at = _per_bid(self.ends, self._fields_of)
+        if not self.say_hold:
+            self.legal_texts = self._legal_texts
 
     # ---- load-time helpers -------------------------------------------------------------------
     @staticmethod
@@ -327,8 +357,7 @@ class Auction(SayHold, Step):
         return s.game.seated(s, self.first(s)) if self.first is not None else self._after(s, s.v[DEALER])
 
     def _fields(self, lvl):
-        b = self.bids[lvl]
-        return b[0], b[1], b[2], b[4], lvl
+        return self._fields_of[lvl]
 
     def legal(self, s):
         if self.say_hold:
@@ -345,18 +374,25 @@ class Auction(SayHold, Step):
             out.insert(0, PASS)
         return out
 
+    def _legal_texts(self, s):
+        """``(texts, moves)``: ``legal`` and its texts in one call (``State.legal_actions``)."""
+        moves = self.legal(s)
+        t = self._texts_pass
+        return [t[m] for m in moves], moves
+
     def _bids_beating(self, s, seat):
         """The bids ``seat`` may make now (they beat the standing one and ``legal:`` allows them)."""
         high = s.v[BID_LEVEL]
         beats, restrict = self.beats, self.restrict
         if self._climbs and restrict is None:
             out = list(range(high + 1, len(self.bids)))
+        elif self._climbs and self._allowed is not None:   # `legal:` reads the bid alone: its table
+            out = [lvl for lvl in self._allowed if lvl > high]
         else:
             out = []
-            bids = self.bids
-            for lvl in range(high + 1, len(bids)) if self._climbs else range(len(bids)):
-                b = bids[lvl]
-                f = (b[0], b[1], b[2], b[4], lvl)
+            fields = self._fields_of
+            for lvl in range(high + 1, len(fields)) if self._climbs else range(len(fields)):
+                f = fields[lvl]
                 if high >= 0 and not self._climbs and not beats(s, seat, *f):
                     continue
                 if restrict is not None and not restrict(s, seat, *f):
@@ -389,7 +425,7 @@ class Auction(SayHold, Step):
             v[DECLARER] = seat
             v[BID_NUMBER], v[BID_SUIT], v[BID_RANK], v[BID_CONTRACT], v[BID_LEVEL] = f
         if s.events is not None:
-            s.emit({"type": "bid", "seat": seat, "bid": "pass" if passed else self._texts[move].removeprefix("bid ")})
+            s.emit({"type": "bid", "seat": seat, "bid": "pass" if passed else self._said[move]})
         if self.after_bid is not None:
             self.after_bid(s, seat, *f, passed)
         n = s.n
@@ -398,7 +434,8 @@ class Auction(SayHold, Step):
             everyone &= ~(1 << v[SITS_OUT])
             n -= 1
         over = False
-        if not passed and self.ends is not None and self.ends(s, seat, *f):
+        if not passed and self.ends is not None and (
+                self._ends_at[move] if self._ends_at is not None else self.ends(s, seat, *f)):
             over = True
         elif self.once and q[2] == everyone:
             over = True

@@ -32,10 +32,13 @@ from ..compiler import Compiler, INTS, failed_reason
 from ..effects import compile_effects
 from ..slots import DEALER, SITS_OUT, TO_ACT
 from .base import DealError, Step, step_type
+from .folded import per_args
 from ...lang import BOOL, INT, RuleFault
 from .turns import MAX_NUMBER_VALUES   # the most bids offered at once, as a number parameter's values (Caps)
 
 BID_CTX = (("seat", INT), ("bid", INT))
+#: The texts of the bids 0 … 127 (``Bid._legal_texts``): 128 strings, made once.
+_TEXTS = tuple(f"bid {b}" for b in range(128))
 
 
 @step_type("bid")
@@ -60,6 +63,9 @@ class Bid(Step):
             if "legal" in body else (None, [])
         self.after_bid = compile_effects(game, comp, body.get("after_bid"), path + ("after_bid",), BID_CTX)
         self._values = self._static_values(game, comp, body)
+        # `legal:` folded to true at load (an option off: the hook): no call per bid (engine/steps/folded.py).
+        self._always = per_args(self.restrict, ("p_seat", "p_bid"), [(0, 0)]) == [True]
+        self.legal_texts = self._legal_texts
 
     @staticmethod
     def _static_values(game, comp, body):
@@ -149,7 +155,7 @@ class Bid(Step):
         if len(rng) > MAX_NUMBER_VALUES:   # min/max are expressions: the cap of a number's values (Caps)
             raise RuleFault(f"the bids go from {rng.start:,} to {rng.stop - 1:,}: {len(rng):,} bids; at most "
                             f"{MAX_NUMBER_VALUES:,} at once (docs/rulesets.md, Caps)")
-        if self.restrict is None:
+        if self.restrict is None or self._always:
             return list(rng)
         r = self.restrict
         ok = [b for b in rng if r(s, seat, b)]
@@ -171,9 +177,22 @@ class Bid(Step):
         s.flight = None
         return True
 
+    def _legal_texts(self, s):
+        """``(texts, moves)``: ``legal`` and its texts in one call (``State.legal_actions``); bids that run
+        without a gap from ``lo`` to ``hi`` within ``_TEXTS`` give their texts as a slice of that table."""
+        moves = self.legal(s)
+        if moves:
+            lo, hi = moves[0], moves[-1]
+            if 0 <= lo and hi < len(_TEXTS) and hi - lo + 1 == len(moves):   # (ascending, each once)
+                return list(_TEXTS[lo:hi + 1]), moves
+        return [f"bid {b}" for b in moves], moves
+
     # ---- text ----------------------------------------------------------------
     def text(self, s, bid):
         return f"bid {bid}"
+
+    def texts(self, s, moves):
+        return [f"bid {b}" for b in moves]
 
     def parse(self, s, text):
         parts = text.split()

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 
 from ...lang import INT, EngineText, RuleFault
@@ -156,6 +156,15 @@ class Pass(Step):
         n = len(hand)
         if not 0 < k <= n or math.comb(n, k) > MAX_LISTED or len(set(hand)) != n:
             moves = self.legal(s)
+            if 0 < k <= n and not self._unique:   # a hand with repeats (several decks): the texts of the
+                table = self._tables.get(-k)       # table of every multiset of k faces, when one is made
+                if table is None:
+                    table = self._table(s, k, True)
+                if table:
+                    try:
+                        return list(map(table.__getitem__, moves)), moves
+                    except KeyError:   # (a face of two sort places: the texts made one by one)
+                        pass
             return self.texts(s, moves), moves
         hand = sorted(hand, key=s.game.deck.sort_key.__getitem__)
         moves = KSets(hand, k)
@@ -166,15 +175,18 @@ class Pass(Step):
             return list(map(table.__getitem__, combinations(hand, k))), moves
         return self.texts(s, moves), moves
 
-    def _table(self, s, k: int) -> dict:
-        """Every pass of ``k`` of the deck's faces (a tuple in display order) -> its text, kept per ``k``;
-        empty when they are more than ``_MAX_TEXTS``."""
+    def _table(self, s, k: int, repeats: bool = False) -> dict:
+        """Every pass of ``k`` of the deck's faces (a tuple in display order) -> its text, kept per ``k``
+        (``repeats``: every multiset of ``k`` faces, for a deck holding a face more than once, kept
+        under ``-k``); empty when they are more than ``_MAX_TEXTS``. At most two tables per pass count,
+        each of at most ``_MAX_TEXTS`` entries."""
         deck = s.game.deck
         faces = sorted(set(deck.cards), key=deck.sort_key.__getitem__)
         table = {}
-        if math.comb(len(faces), k) <= _MAX_TEXTS:
-            table = dict(zip(combinations(faces, k), self.texts(s, list(combinations(faces, k)))))
-        self._tables[k] = table
+        sets = combinations_with_replacement if repeats else combinations
+        if (math.comb(len(faces) + k - 1, k) if repeats else math.comb(len(faces), k)) <= _MAX_TEXTS:
+            table = dict(zip(sets(faces, k), self.texts(s, list(sets(faces, k)))))
+        self._tables[-k if repeats else k] = table
         return table
 
     def _left(self, s):
