@@ -235,6 +235,43 @@ class MeldsIn(CardSetSearch):
         return next(self._adds({}, {}, rn, rw), None) is not None
 
 
+def no_extension(meld, hand, wild, RANK, SUIT) -> bool:
+    """True only when ``extensions(meld, hand, wild, k)`` holds no card set, for every ``k`` (the
+    ``Extensions``' ``none_holding(())``), read without ``k`` and without making the value: the hand
+    (``_hand_of``, shared with the decision's other searches) holds no wild card, and no natural that
+    ``_Hand.joins`` would look at (the rank of a meld whose naturals are of one rank; the suit of a
+    meld whose naturals may be a sequence's), or the meld has no natural. False tells nothing (the
+    value is made and asked). ``meld``, ``hand``, ``wild``: card lists; ``RANK``/``SUIT``: the
+    deck's tables."""
+    h = _hand_of(tuple(hand), wild, RANK, SUIT)
+    if h.n_wl:
+        return False
+    ws = h.wild
+    r0 = s0 = None
+    one_rank = run = True
+    places = 0
+    for c in meld:
+        if c in ws:
+            continue
+        r = RANK[c]
+        if r0 is None:
+            r0, s0 = r, SUIT[c]
+            one_rank = r0 >= 0
+            run = s0 >= 0
+        elif r != r0:
+            one_rank = False
+        if run:
+            if SUIT[c] != s0 or r < 1 or places >> r & 1:
+                run = False
+            else:
+                places |= 1 << r
+    if r0 is None:
+        return True   # no natural: Extensions has no lay-off
+    if one_rank and h.by_rank.get(r0):
+        return False
+    return not (run and s0 in h.by_suit)
+
+
 class Extensions(CardSetSearch):
     """The value of ``extensions(meld, hand, wild, k)``: the card sets of ``hand`` that make ``meld`` a
     larger set or sequence with at most ``k`` stand-ins, listed like ``extensions``, searchable."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from ...choices import CardSetSearch
+from ...choices import CardSetSearch, empty_tests
 from ...compiler import ZONE
 from ....lang import ANY, CARD, INT, list_of, py_param
 from ..base import MAX_LISTED, Step, _listing_too_large, _sub_multiset
@@ -166,6 +166,9 @@ class Cards(_Param):
                                        f"{zsrc}, SORT_KEY.__getitem__, {self.ordered}){wf}]", ctx)
             if not where and not self.ordered:   # the raw value: a CardSetSearch is searched, not listed
                 self.search = comp.function(cand.src, ctx)
+                test = empty_tests(comp.env).get(cand.src)   # the value's quick "no card set at all"
+                if test is not None:
+                    self.empty = comp.function(test, ctx)
         else:
             loop = (f"for {var} in {'_t_perms' if self.ordered else '_t_combos'}"
                     f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
