@@ -35,15 +35,18 @@ _HANDS = {}
 
 
 def _hand_of(hand, wild, RANK, SUIT):
-    key = (hand, wild, id(RANK), id(SUIT))
+    """The ``_Hand`` of ``hand`` (a tuple) with these wild cards and tables, kept by the hand (at most 8
+    hands; the wild cards are compared, the tables by identity)."""
     try:
-        h = _HANDS.get(key)
-    except TypeError:   # an unhashable wild list
+        h = _HANDS.get(hand)
+    except TypeError:   # a card that is a list
         return _Hand(hand, wild, RANK, SUIT)
-    if h is None:
-        if len(_HANDS) >= 8:
-            _HANDS.clear()
-        h = _HANDS[key] = _Hand(hand, wild, RANK, SUIT)
+    if h is not None and h.RANK is RANK and h.SUIT is SUIT and (h.wild_arg is wild or h.wild_arg == wild):
+        return h
+    h = _Hand(hand, wild, RANK, SUIT)
+    if len(_HANDS) >= 8:
+        _HANDS.clear()
+    _HANDS[hand] = h
     return h
 
 
@@ -75,9 +78,11 @@ class _Hand:
     tests of ``possible`` read: each suit's places held by a natural (bit p for place p; an ace on 1 and
     14), the wild 2s of each suit, the naturals of each rank."""
 
-    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "by_suit", "RANK", "SUIT")
+    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "by_suit", "RANK", "SUIT", "wild_arg")
 
     def __init__(self, hand, wild, RANK, SUIT):
+        # as given when it cannot change (_hand_of compares it: a list, copied, never equals one again)
+        self.wild_arg = wild if isinstance(wild, (tuple, frozenset)) else tuple(wild)
         ws, PLACE, _, _ = _faces(wild, RANK, SUIT)
         nat, wl = {}, {}
         for c in hand:
