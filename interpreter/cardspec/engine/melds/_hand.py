@@ -163,8 +163,8 @@ class _Hand:
         wild cards ``cw``; ``xn``/``xw`` of them from this hand) in a set or a sequence, by the quick
         tests of ``possible``: every card that does is listed (and perhaps some that do not)."""
         RANK, SUIT = self.RANK, self.SUIT
-        left = _minus(self.nat, xn)
-        wl = _minus(self.wl, xw)
+        left = _minus(self.nat, xn) if xn else self.nat   # (only read below)
+        wl = _minus(self.wl, xw) if xw else self.wl
         if left is None or wl is None:
             return ()
         w_left = self.n_wl - len(xw)
@@ -173,12 +173,19 @@ class _Hand:
         out = []
         if cn:
             r0, s0 = RANK[cn[0]], SUIT[cn[0]]
-            same_rank = r0 >= rank_floor and all(RANK[c] == r0 for c in cn)
+            same_rank, one_suit = r0 >= rank_floor, s0 >= 0   # every natural of rank r0 / of suit s0
+            ranks = set()
+            for c in cn:
+                r = RANK[c]
+                ranks.add(r)
+                if r != r0:
+                    same_rank = False
+                if SUIT[c] != s0:
+                    one_suit = False
             cnt = self.by_rank.get(r0, 0) - len(xn) if same_rank else 0
             set_nat = same_rank and room >= 0 and have + cnt + min(w_left, room) >= 3
             set_wild = same_rank and room >= 1 and have + 1 + cnt + min(w_left - 1, room - 1) >= 3
-            ranks = {RANK[c] for c in cn}
-            run = s0 >= 0 and len(ranks) == len(cn) and min(ranks) >= 1 and all(SUIT[c] == s0 for c in cn)
+            run = one_suit and len(ranks) == len(cn) and min(ranks) >= 1
             req = 0
             for r in ranks:
                 req |= 1 << r

@@ -56,13 +56,13 @@ def _set_adds(nat, wl, maxw, RANK, req_nat, req_wl, rank_floor):
                 return
         if r < rank_floor:
             return
-        groups = [Counter({c: k for c, k in nat.items() if RANK[c] == r})]
+        groups = [{c: k for c, k in nat.items() if RANK[c] == r}]   # ({card: count}: _sub_multisets reads items)
         least = 0
     else:
         by = {}
         for c, k in nat.items():
             if RANK[c] >= 2:
-                by.setdefault(RANK[c], Counter())[c] = k
+                by.setdefault(RANK[c], {})[c] = k
         groups = list(by.values())
         least = 1
     if not groups:
@@ -247,29 +247,32 @@ def no_extension(meld, hand, wild, RANK, SUIT) -> bool:
     if h.n_wl:
         return False
     ws = h.wild
-    r0 = s0 = None
-    one_rank = run = True
-    places = 0
-    for c in meld:
-        if c in ws:
-            continue
-        r = RANK[c]
-        if r0 is None:
-            r0, s0 = r, SUIT[c]
-            one_rank = r0 >= 0
-            run = s0 >= 0
-        elif r != r0:
-            one_rank = False
-        if run:
-            if SUIT[c] != s0 or r < 1 or places >> r & 1:
-                run = False
-            else:
-                places |= 1 << r
-    if r0 is None:
+    it = iter(meld)
+    for c in it:
+        if c not in ws:
+            break
+    else:
         return True   # no natural: Extensions has no lay-off
-    if one_rank and h.by_rank.get(r0):
-        return False
-    return not (run and s0 in h.by_suit)
+    r0, s0 = RANK[c], SUIT[c]
+    if r0 >= 0 and h.by_rank.get(r0):   # a set of rank r0 may take the hand's naturals of that rank
+        for x in meld:
+            if x not in ws and RANK[x] != r0:
+                break
+        else:
+            return False
+    if s0 < 0 or s0 not in h.by_suit:
+        return True
+    places = 1 << r0 if r0 >= 1 else 0   # a sequence of suit s0 may take the hand's naturals of that suit
+    if not places:
+        return True
+    for x in it:
+        if x in ws:
+            continue
+        r = RANK[x]
+        if SUIT[x] != s0 or r < 1 or places >> r & 1:
+            return True
+        places |= 1 << r
+    return False
 
 
 class Extensions(CardSetSearch):

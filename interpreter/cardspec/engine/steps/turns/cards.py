@@ -300,10 +300,13 @@ class Cards(_Param):
         dom = None if cheap and self.search is None else self.domain(s, a, j, seat, bound, memo)
         if dom.__class__ is _Searched:   # searched: the cards still held that it may add, each checked
             some = dom.search.units(cur)
-            rest = list(pool)
-            for c in cur:
-                if c in rest:
-                    rest.remove(c)
+            if cur:
+                rest = list(pool)
+                for c in cur:
+                    if c in rest:
+                        rest.remove(c)
+            else:
+                rest = pool
             if some is not None:
                 some = set(some)
                 rest = [c for c in rest if c in some]
