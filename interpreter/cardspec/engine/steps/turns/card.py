@@ -50,10 +50,10 @@ class Card(_Param):
         self.type = CARD
         pool = f"set({zsrc})" if game.deck.has_repeats else zsrc
         cond = f" if {where}" if where else ""
-        loop = f"for {var} in sorted([p_card for p_card in {pool}{cond}], key=SORT_KEY.__getitem__):"
+        cards = f"[p_card for p_card in {pool}{cond}]" if cond else pool   # (sorted reads either alike)
+        loop = f"for {var} in sorted({cards}, key=SORT_KEY.__getitem__):"
         checks.append(f"if {var} not in {zsrc}: return False")
-        self.values = comp.function(f"({zsrc}, sorted([p_card for p_card in {pool}{cond}], "
-                                    f"key=SORT_KEY.__getitem__))", ctx)
+        self.values = comp.function(f"({zsrc}, sorted({cards}, key=SORT_KEY.__getitem__))", ctx)
         if where:
             checks.append(f"p_card = {var}")
             checks.append(f"if not ({where}): return False")

@@ -173,8 +173,8 @@ class Cards(_Param):
             loop = (f"for {var} in {'_t_perms' if self.ordered else '_t_combos'}"
                     f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
                     f"{kmax.src}, SORT_KEY.__getitem__):")
-        self.values = comp.function(f"({kmin.src}, {kmax.src}, {zsrc}, "
-                                    f"[p_card for p_card in {zsrc}{cond}])", ctx)
+        pool = f"[p_card for p_card in {zsrc}{cond}]" if cond else f"list({zsrc})"   # (the same list)
+        self.values = comp.function(f"({kmin.src}, {kmax.src}, {zsrc}, {pool})", ctx)
         checks.append(f"if not ({kmin.src} <= len({var}) <= {kmax.src}): return False")
         checks.append(f"if not _t_sub({var}, {zsrc}): return False")
         if where:
