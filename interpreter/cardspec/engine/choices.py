@@ -48,6 +48,20 @@ class ActionSpaceError(CardspecError):
     code = "actions/space"
 
 
+def empty_tests(env) -> dict:
+    """The quick emptiness tests of a compiled game's searched ``candidates:`` values (``env``: its
+    expression environment): the generated source of a builtin call whose value is a ``CardSetSearch``
+    → the source of a cheap test, a bool that is True only when that value holds no card set at all
+    (``none_holding(())`` would say so), reading only some of the call's arguments. A builtin records
+    one when it compiles a call; a ``cards`` parameter whose ``candidates:`` is exactly that call asks
+    it first (turns/search.py ``_witness``), before the value is made. One entry per call site of
+    such a builtin in the ruleset's text (bounded at load)."""
+    got = env.__dict__.get("empty_tests")
+    if got is None:
+        got = env.__dict__["empty_tests"] = {}
+    return got
+
+
 class CardSetSearch:
     """A ``candidates:`` value that can be searched, not only listed (docs/turns.md, "Searched candidates").
 

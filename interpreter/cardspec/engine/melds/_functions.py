@@ -7,7 +7,8 @@ from __future__ import annotations
 from ...lang.builtins import BUILTIN_COST, _argc, builtin
 from ...lang import ANY, BOOL, CARD, INT, SUIT, Code, list_of
 from ._layout import fixed_layout, run_wilds, wild_to_low_end
-from ._search import Extensions, MeldsIn
+from ..choices import empty_tests
+from ._search import Extensions, MeldsIn, no_extension
 
 
 #: Their own work beyond their arguments, for the load-time cost bound (docs/dsl.md, "Bounds"), N the most
@@ -20,7 +21,8 @@ BUILTIN_COST.update(ranks=lambda n: n, suits=lambda n: n, join=lambda n: n, run_
 def _install(comp):
     ns = comp.env.ns
     if ns is not None and "_m_run_wilds" not in ns:
-        ns.update(_m_run_wilds=run_wilds, _m_melds_in=MeldsIn, _m_extensions=Extensions)
+        ns.update(_m_run_wilds=run_wilds, _m_melds_in=MeldsIn, _m_extensions=Extensions,
+                  _m_no_extension=no_extension)
 
 
 def _cards_arg(comp, node, what):
@@ -68,7 +70,10 @@ def _extensions(comp, n, args):
     w = _cards_arg(comp, args[2], "extensions")
     k = comp.want(args[3], comp.c(args[3]), INT)
     _install(comp)
-    return Code(f"_m_extensions({m.src}, {h.src}, {w.src}, {k.src}, RANK, SUIT, SORT_KEY)", list_of(list_of(CARD)))
+    src = f"_m_extensions({m.src}, {h.src}, {w.src}, {k.src}, RANK, SUIT, SORT_KEY)"
+    # no lay-off at all, read without k (choices.empty_tests; the turns step asks it before making the value)
+    empty_tests(comp.env)[src] = f"_m_no_extension({m.src}, {h.src}, {w.src}, RANK, SUIT)"
+    return Code(src, list_of(list_of(CARD)))
 
 
 @builtin("join")

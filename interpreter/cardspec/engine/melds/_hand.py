@@ -35,15 +35,18 @@ _HANDS = {}
 
 
 def _hand_of(hand, wild, RANK, SUIT):
-    key = (hand, wild, id(RANK), id(SUIT))
+    """The ``_Hand`` of ``hand`` (a tuple) with these wild cards and tables, kept by the hand (at most 8
+    hands; the wild cards are compared, the tables by identity)."""
     try:
-        h = _HANDS.get(key)
-    except TypeError:   # an unhashable wild list
+        h = _HANDS.get(hand)
+    except TypeError:   # a card that is a list
         return _Hand(hand, wild, RANK, SUIT)
-    if h is None:
-        if len(_HANDS) >= 8:
-            _HANDS.clear()
-        h = _HANDS[key] = _Hand(hand, wild, RANK, SUIT)
+    if h is not None and h.RANK is RANK and h.SUIT is SUIT and (h.wild_arg is wild or h.wild_arg == wild):
+        return h
+    h = _Hand(hand, wild, RANK, SUIT)
+    if len(_HANDS) >= 8:
+        _HANDS.clear()
+    _HANDS[hand] = h
     return h
 
 
@@ -75,9 +78,11 @@ class _Hand:
     tests of ``possible`` read: each suit's places held by a natural (bit p for place p; an ace on 1 and
     14), the wild 2s of each suit, the naturals of each rank."""
 
-    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "by_suit", "RANK", "SUIT")
+    __slots__ = ("nat", "wl", "wild", "n_wl", "places", "twos", "by_rank", "by_suit", "RANK", "SUIT", "wild_arg")
 
     def __init__(self, hand, wild, RANK, SUIT):
+        # as given when it cannot change (_hand_of compares it: a list, copied, never equals one again)
+        self.wild_arg = wild if isinstance(wild, (tuple, frozenset)) else tuple(wild)
         ws, PLACE, _, _ = _faces(wild, RANK, SUIT)
         nat, wl = {}, {}
         for c in hand:
@@ -158,8 +163,8 @@ class _Hand:
         wild cards ``cw``; ``xn``/``xw`` of them from this hand) in a set or a sequence, by the quick
         tests of ``possible``: every card that does is listed (and perhaps some that do not)."""
         RANK, SUIT = self.RANK, self.SUIT
-        left = _minus(self.nat, xn)
-        wl = _minus(self.wl, xw)
+        left = _minus(self.nat, xn) if xn else self.nat   # (only read below)
+        wl = _minus(self.wl, xw) if xw else self.wl
         if left is None or wl is None:
             return ()
         w_left = self.n_wl - len(xw)
@@ -168,12 +173,19 @@ class _Hand:
         out = []
         if cn:
             r0, s0 = RANK[cn[0]], SUIT[cn[0]]
-            same_rank = r0 >= rank_floor and all(RANK[c] == r0 for c in cn)
+            same_rank, one_suit = r0 >= rank_floor, s0 >= 0   # every natural of rank r0 / of suit s0
+            ranks = set()
+            for c in cn:
+                r = RANK[c]
+                ranks.add(r)
+                if r != r0:
+                    same_rank = False
+                if SUIT[c] != s0:
+                    one_suit = False
             cnt = self.by_rank.get(r0, 0) - len(xn) if same_rank else 0
             set_nat = same_rank and room >= 0 and have + cnt + min(w_left, room) >= 3
             set_wild = same_rank and room >= 1 and have + 1 + cnt + min(w_left - 1, room - 1) >= 3
-            ranks = {RANK[c] for c in cn}
-            run = s0 >= 0 and len(ranks) == len(cn) and min(ranks) >= 1 and all(SUIT[c] == s0 for c in cn)
+            run = one_suit and len(ranks) == len(cn) and min(ranks) >= 1
             req = 0
             for r in ranks:
                 req |= 1 << r

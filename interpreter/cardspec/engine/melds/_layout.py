@@ -104,7 +104,31 @@ def _run_places(meld, wild, RANK, SUIT):
     return None
 
 
+#: ``fixed_layout``'s answers by its arguments (the tables by identity, kept with the answer): a lay-off's
+#: check, its effect and the effect's ``wild_goes_high`` ask the same one. At most ``_FIXED_SIZE`` (then
+#: it starts again); an answer is a tuple (or None), never changed by its callers.
+_FIXED = {}
+_FIXED_SIZE = 1024
+
+
 def fixed_layout(meld, cards, wild, RANK, SUIT, SORT_KEY):
+    """``_fixed_layout(meld, cards, wild, …)`` (below), kept in ``_FIXED`` by its arguments (``meld`` and
+    ``cards`` tuples; unhashable arguments are worked out each time)."""
+    key = (meld, cards, wild, id(RANK), id(SUIT), id(SORT_KEY))
+    try:
+        got = _FIXED.get(key)
+    except TypeError:   # a list among them
+        return _fixed_layout(meld, cards, wild, RANK, SUIT, SORT_KEY)
+    if got is not None and got[1] is RANK and got[2] is SUIT and got[3] is SORT_KEY:
+        return got[0]
+    r = _fixed_layout(meld, cards, wild, RANK, SUIT, SORT_KEY)
+    if len(_FIXED) >= _FIXED_SIZE:
+        _FIXED.clear()
+    _FIXED[key] = (r, RANK, SUIT, SORT_KEY)
+    return r
+
+
+def _fixed_layout(meld, cards, wild, RANK, SUIT, SORT_KEY):
     """The lay-off of ``cards`` on sequence ``meld`` with its wilds kept in place (issue 20 item 8; the
     partnership rummy digest, "Moving a wild"): ``(layout, end)`` — ``end`` True when this lay-off put a
     wild on the high end and the low end is free too (the player may move it there: ``wild_to_low_end``);

@@ -56,13 +56,13 @@ def _set_adds(nat, wl, maxw, RANK, req_nat, req_wl, rank_floor):
                 return
         if r < rank_floor:
             return
-        groups = [Counter({c: k for c, k in nat.items() if RANK[c] == r})]
+        groups = [{c: k for c, k in nat.items() if RANK[c] == r}]   # ({card: count}: _sub_multisets reads items)
         least = 0
     else:
         by = {}
         for c, k in nat.items():
             if RANK[c] >= 2:
-                by.setdefault(RANK[c], Counter())[c] = k
+                by.setdefault(RANK[c], {})[c] = k
         groups = list(by.values())
         least = 1
     if not groups:
@@ -233,6 +233,46 @@ class MeldsIn(CardSetSearch):
             return False
         rn, rw = h.split(v)
         return next(self._adds({}, {}, rn, rw), None) is not None
+
+
+def no_extension(meld, hand, wild, RANK, SUIT) -> bool:
+    """True only when ``extensions(meld, hand, wild, k)`` holds no card set, for every ``k`` (the
+    ``Extensions``' ``none_holding(())``), read without ``k`` and without making the value: the hand
+    (``_hand_of``, shared with the decision's other searches) holds no wild card, and no natural that
+    ``_Hand.joins`` would look at (the rank of a meld whose naturals are of one rank; the suit of a
+    meld whose naturals may be a sequence's), or the meld has no natural. False tells nothing (the
+    value is made and asked). ``meld``, ``hand``, ``wild``: card lists; ``RANK``/``SUIT``: the
+    deck's tables."""
+    h = _hand_of(tuple(hand), wild, RANK, SUIT)
+    if h.n_wl:
+        return False
+    ws = h.wild
+    it = iter(meld)
+    for c in it:
+        if c not in ws:
+            break
+    else:
+        return True   # no natural: Extensions has no lay-off
+    r0, s0 = RANK[c], SUIT[c]
+    if r0 >= 0 and h.by_rank.get(r0):   # a set of rank r0 may take the hand's naturals of that rank
+        for x in meld:
+            if x not in ws and RANK[x] != r0:
+                break
+        else:
+            return False
+    if s0 < 0 or s0 not in h.by_suit:
+        return True
+    places = 1 << r0 if r0 >= 1 else 0   # a sequence of suit s0 may take the hand's naturals of that suit
+    if not places:
+        return True
+    for x in it:
+        if x in ws:
+            continue
+        r = RANK[x]
+        if SUIT[x] != s0 or r < 1 or places >> r & 1:
+            return True
+        places |= 1 << r
+    return False
 
 
 class Extensions(CardSetSearch):

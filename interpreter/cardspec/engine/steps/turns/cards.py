@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from ...choices import CardSetSearch
+from ...choices import CardSetSearch, empty_tests
 from ...compiler import ZONE
 from ....lang import ANY, CARD, INT, list_of, py_param
 from ..base import MAX_LISTED, Step, _listing_too_large, _sub_multiset
@@ -237,12 +237,15 @@ class Cards(_Param):
                                        f"{zsrc}, SORT_KEY.__getitem__, {self.ordered}){wf}]", ctx)
             if not where and not self.ordered:   # the raw value: a CardSetSearch is searched, not listed
                 self.search = comp.function(cand.src, ctx)
+                test = empty_tests(comp.env).get(cand.src)   # the value's quick "no card set at all"
+                if test is not None:
+                    self.empty = comp.function(test, ctx)
         else:
             loop = (f"for {var} in {'_t_perms' if self.ordered else '_t_combos'}"
                     f"([p_card for p_card in {zsrc}{cond}], {kmin.src}, "
                     f"{kmax.src}, SORT_KEY.__getitem__):")
-        self.values = comp.function(f"({kmin.src}, {kmax.src}, {zsrc}, "
-                                    f"[p_card for p_card in {zsrc}{cond}])", ctx)
+        pool = f"[p_card for p_card in {zsrc}{cond}]" if cond else f"list({zsrc})"   # (the same list)
+        self.values = comp.function(f"({kmin.src}, {kmax.src}, {zsrc}, {pool})", ctx)
         checks.append(f"if not ({kmin.src} <= len({var}) <= {kmax.src}): return False")
         checks.append(f"if not _t_sub({var}, {zsrc}): return False")
         if where:
@@ -368,10 +371,13 @@ class Cards(_Param):
         dom = None if cheap and self.search is None else self.domain(s, a, j, seat, bound, memo)
         if dom.__class__ is _Searched:   # searched: the cards still held that it may add, each checked
             some = dom.search.units(cur)
-            rest = list(pool)
-            for c in cur:
-                if c in rest:
-                    rest.remove(c)
+            if cur:
+                rest = list(pool)
+                for c in cur:
+                    if c in rest:
+                        rest.remove(c)
+            else:
+                rest = pool
             if some is not None:
                 some = set(some)
                 rest = [c for c in rest if c in some]

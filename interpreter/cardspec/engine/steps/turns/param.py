@@ -25,7 +25,7 @@ class _Param:
 
     __slots__ = ("name", "type", "zone", "where", "kmin", "kmax", "lo", "hi", "step", "values", "count",
                  "elem", "ordered", "cands", "search", "srcs", "kmin_lit", "reason", "size", "digits",
-                 "fixed", "merged", "cardset", "space")
+                 "fixed", "merged", "cardset", "space", "empty")
 
     #: The YAML key of the kind (``card``, ``cards``, ``number``, ``choice``).
     kind = None
@@ -33,7 +33,7 @@ class _Param:
     def __init__(self, name, spec):
         self.name = name
         self.where = self.values = self.cands = self.search = self.srcs = self.kmin_lit = self.size = None
-        self.space = None
+        self.space = self.empty = None
         self.ordered = False
         self.reason = " ".join(str(spec["reason"]).split()) if spec.get("reason") is not None else None
         self.digits = False   # a number spelled in digits (number.py)

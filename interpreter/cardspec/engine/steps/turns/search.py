@@ -38,6 +38,16 @@ _LISTED_SETS = 4096
 _NONE = object()
 
 
+def _surely_empty(P, s, seat, bound) -> bool:
+    """The cards parameter ``P``'s quick test (``P.empty``, choices.empty_tests): True only when its
+    searched ``candidates:`` value holds no card set; False when it cannot tell or its arguments do not
+    evaluate (the value is then made as before, and fails as before)."""
+    try:
+        return P.empty(s, seat, *bound)
+    except Exception:  # noqa: BLE001  (the value, made next, raises it again)
+        return False
+
+
 class ActionSearch:
     """The small choices and random moves of a turns step (module doc); a base class of ``Turns``."""
 
@@ -229,6 +239,9 @@ class ActionSearch:
         last = j + 1 == len(a.params)
         P = a.params[j]
         if last and P.search is not None:
+            if not cur and P.empty is not None and _surely_empty(P, s, seat, bound):
+                memo[key] = r   # the searched value would hold no card set (none_holding): not made
+                return r
             dom = P.domain(s, a, j, seat, bound, memo)
             if dom.__class__ is _Searched:   # the searched card sets, each checked, the first legal one kept
                 if dom.search.none_holding(cur):
