@@ -39,6 +39,15 @@ def test_arrangements_are_the_distinct_tuples_in_the_listing_order(ordered):
 
 
 @pytest.mark.parametrize("ordered", [True, False])
+def test_arrangements_of_faces_sharing_a_display_position(ordered):
+    key = [0, 0, 1, 1, 2].__getitem__   # faces 0 and 1 sort alike (two jokers)
+    make = _perms if ordered else _combos
+    assert list(Arrangements([1, 0, 2], 1, 3, key, ordered)) == make([1, 0, 2], 1, 3, key)
+    with pytest.raises(lazy.NotIndexable):   # copies apart once sorted: phase_listing lists it instead
+        Arrangements([0, 1, 0, 2], 1, 3, key, ordered)
+
+
+@pytest.mark.parametrize("ordered", [True, False])
 def test_arrangements_fault_past_the_cap_as_the_listing(ordered):
     make = _perms if ordered else _combos
     with pytest.raises(ListingTooLarge) as full:

@@ -70,49 +70,46 @@ def _lcombos(pool, kmin, kmax, key):
 
 def _count(hist, r, ordered):
     """The distinct sequences (``ordered``) or multisets of ``r`` cards from faces whose multiplicities
-    are counted by ``hist`` (``hist[c - 1]``: faces held ``c`` times). Kept (``_COUNT_MEMO``)."""
-    key = (hist, r, ordered)
-    n = _counts.get(key)
-    if n is not None:
-        return n
-    dp = [1] + [0] * r
-    for c0, nf in enumerate(hist):
-        if nf:
-            w = _of_class(c0 + 1, nf, r, ordered)
-            if ordered:   # the class's cards take j of the t places
-                dp = [sum(dp[t - j] * w[j] * math.comb(t, j) for j in range(t + 1)) for t in range(r + 1)]
-            else:
-                dp = [sum(dp[t - j] * w[j] for j in range(t + 1)) for t in range(r + 1)]
+    are counted by ``hist`` (``hist[c - 1]``: faces held ``c`` times)."""
+    return _counts_of(hist, r, ordered)[r]
+
+
+def _counts_of(hist, r, ordered):
+    """``[n_0, …, n_r]`` (or longer): ``_count`` of every size up to ``r``. Kept per histogram
+    (``_COUNT_MEMO``); a histogram is made from the one with a face of its most copies less."""
+    v = _counts.get((hist, ordered))
+    if v is not None and len(v) > r:
+        return v
+    r = max(r, 4)   # (the longer sizes asked next cost little more)
+    top = len(hist)
+    if top <= 1:   # every face once: k-permutations or k-combinations
+        nf = hist[0] if hist else 0
+        v = [(math.perm if ordered else math.comb)(nf, t) for t in range(r + 1)]
+    else:   # one face of the most copies more: it takes j of the t cards (and j of the t places)
+        less = list(hist)
+        less[-1] -= 1
+        while less and not less[-1]:
+            less.pop()
+        w = _counts_of(tuple(less), r, ordered)
+        v = [sum(w[t - j] * (math.comb(t, j) if ordered else 1) for j in range(min(top, t) + 1))
+             for t in range(r + 1)]
     if len(_counts) >= _COUNT_MEMO:
         _counts.clear()
-    n = _counts[key] = dp[r]
-    return n
+    _counts[(hist, ordered)] = v
+    return v
 
 
-def _of_class(c, nf, r, ordered):
-    """``[w_0, …, w_r]``: the sequences (``ordered``) or multisets of each size from ``nf`` faces held ``c``
-    times each. Kept with ``_count``'s (a key of four values)."""
-    key = (c, nf, r, ordered)
-    w = _counts.get(key)
-    if w is None:
-        w = [1] + [0] * r
-        for _ in range(nf):   # one face more: it takes j <= c of the t cards (places, when ordered)
-            w = [sum(w[t - j] * (math.comb(t, j) if ordered else 1) for j in range(min(c, t) + 1))
-                 for t in range(r + 1)]
+def _after(hist, c, r):
+    """``_count`` of ``r`` cards in order once a face held ``c`` times is taken from ``hist``. Kept
+    (with ``_count``'s, a key of three values)."""
+    key = (hist, c, r)
+    x = _counts.get(key)
+    if x is None:
+        x = _count(_less(hist, c), r, True)
         if len(_counts) >= _COUNT_MEMO:
             _counts.clear()
-        _counts[key] = w
-    return w
-
-
-def _hist(mult):
-    """``hist`` of ``_count`` for multiplicities ``mult`` (zeros ignored)."""
-    top = max(mult, default=0)
-    h = [0] * top
-    for c in mult:
-        if c:
-            h[c - 1] += 1
-    return tuple(h)
+        _counts[key] = x
+    return x
 
 
 def _less(hist, c):
@@ -124,6 +121,11 @@ def _less(hist, c):
     while h and not h[-1]:
         h.pop()
     return tuple(h)
+
+
+class NotIndexable(Exception):
+    """A pool whose copies of a face are not side by side once sorted (two faces of one display position):
+    ``phase_listing`` lists the phase as ``Turns.legal`` does."""
 
 
 class Arrangements(Sequence):
@@ -141,30 +143,30 @@ class Arrangements(Sequence):
         size = len(pool)
         count_of = math.perm if ordered else math.comb
         total = 0
-        for k in range(max(kmin, 0), min(kmax, size) + 1):
+        ks = range(max(kmin, 0), min(kmax, size) + 1)
+        for k in ks:
             total += count_of(size, k)
             if total > MAX_LISTED:
                 _listing_too_large(f"a cards parameter ({kmin} to {kmax} of {size} cards)")
         self.pool, self.kmin, self.kmax, self.key, self.ordered = pool, kmin, kmax, key, ordered
-        faces, mult = [], []
-        for c in pool:
-            if faces and faces[-1] == c:
-                mult[-1] += 1
-            else:
-                faces.append(c)
-                mult.append(1)
-        self.faces, self.mult = faces, mult
-        self.where = {f: i for i, f in enumerate(faces)}
-        if len(self.where) != len(faces):   # a face apart from its copies (two faces of one sort key)
-            raise ValueError("the pool's identical faces are not adjacent")
-        self.hist = _hist(mult)
-        self.ks, self.starts, n = [], [], 0
-        for k in range(max(kmin, 0), min(kmax, size) + 1):
-            self.ks.append(k)
+        self.ks, self.starts, self.where, self._suf = list(ks), [], None, None
+        distinct = set(pool)
+        if len(distinct) == size:   # no face twice: the sorted pool's permutations or combinations
+            self.faces, self.mult, self.hist = pool, None, None
+            counts = [count_of(size, k) for k in ks]
+        else:
+            faces = sorted(distinct, key=key)
+            if len(set(map(key, faces))) != len(faces):   # two faces of one sort key: copies apart
+                raise NotIndexable("two faces of one display position")
+            self.faces, self.mult = faces, list(map(pool.count, faces))
+            self.hist = tuple(map(self.mult.count, range(1, max(self.mult) + 1)))
+            v = _counts_of(self.hist, ks[-1] if ks else 0, ordered)
+            counts = [v[k] for k in ks]
+        n = 0
+        for x in counts:
             self.starts.append(n)
-            n += _count(self.hist, k, ordered)
+            n += x
         self.n = n
-        self._suf = None
 
     def __len__(self):
         return self.n
@@ -172,7 +174,7 @@ class Arrangements(Sequence):
     def __iter__(self):
         make = itertools.permutations if self.ordered else itertools.combinations
         pool = self.pool
-        if len(self.faces) == len(pool):
+        if self.mult is None:
             for k in self.ks:
                 yield from make(pool, k)
             return
@@ -200,7 +202,7 @@ class Arrangements(Sequence):
         return (self._seq if self.ordered else self._set)(i - self.starts[j], self.ks[j])
 
     def _seq(self, i, k):
-        if len(self.faces) == len(self.pool):   # no face twice: the i-th k-permutation, by arithmetic
+        if self.mult is None:   # no face twice: the i-th k-permutation, by arithmetic
             rest = list(self.faces)
             out = []
             for pos in range(k):
@@ -218,7 +220,7 @@ class Arrangements(Sequence):
                     continue
                 x = per.get(c)
                 if x is None:
-                    x = per[c] = _count(_less(hist, c), r, True)
+                    x = per[c] = _after(hist, c, r)
                 if i < x:
                     out.append(faces[fi])
                     mult[fi] -= 1
@@ -227,12 +229,16 @@ class Arrangements(Sequence):
                 i -= x
         return tuple(out)
 
+    def _mults(self):
+        """Copies of each face in the pool (ones when no face is there twice)."""
+        return self.mult if self.mult is not None else [1] * len(self.faces)
+
     def _suffix(self):
         """``suf[fi][t]``: the multisets of ``t`` cards from faces ``fi…`` (their full multiplicities)."""
         if self._suf is None:
             top = max(self.ks, default=0)
             suf = [[1] + [0] * top]
-            for c in reversed(self.mult):
+            for c in reversed(self._mults()):
                 nxt = suf[-1]
                 suf.append([sum(nxt[t - j] for j in range(min(c, t) + 1)) for t in range(top + 1)])
             suf.reverse()
@@ -245,7 +251,7 @@ class Arrangements(Sequence):
         return sum(nxt[r - j] for j in range(min(left, r) + 1))
 
     def _set(self, i, k):
-        faces, mult = self.faces, self.mult
+        faces, mult = self.faces, self._mults()
         out = []
         fi, used = 0, 0   # the face to try first, copies of it taken
         for pos in range(k):
@@ -268,21 +274,20 @@ class Arrangements(Sequence):
         if k not in self.ks:
             return None
         base = self.starts[self.ks.index(k)]
-        where = self.where
-        if self.ordered and len(self.faces) == len(self.pool):   # no face twice (as _seq)
+        if self.ordered and self.mult is None:   # no face twice (as _seq)
             rest = list(self.faces)
             i = 0
             for pos, card in enumerate(t):
-                fi = where.get(card)
-                if fi is None:
-                    return None
                 try:
                     j = rest.index(card)
-                except ValueError:   # played twice
+                except ValueError:   # not in the pool, or played twice
                     return None
                 i += j * math.perm(len(rest) - 1, k - pos - 1)
                 del rest[j]
             return base + i
+        where = self.where
+        if where is None:
+            where = self.where = {f: i for i, f in enumerate(self.faces)}
         if self.ordered:
             mult, hist = list(self.mult), self.hist
             i = 0
@@ -297,12 +302,12 @@ class Arrangements(Sequence):
                     if c:
                         x = per.get(c)
                         if x is None:
-                            x = per[c] = _count(_less(hist, c), r, True)
+                            x = per[c] = _after(hist, c, r)
                         i += x
                 hist = _less(hist, mult[fi])
                 mult[fi] -= 1
             return base + i
-        mult = self.mult
+        mult = self._mults()
         i, fi, used = 0, 0, 0
         for pos, card in enumerate(t):
             fj = where.get(card)
@@ -388,7 +393,7 @@ class Listing:
             n += g.n if g.__class__ is _Product else len(g)
             self.ends.append(n)
         self.n, self.text, self.parse = n, text, parse
-        self.last = (None, None)   # (index, move) last found by LazyTexts.index
+        self.last = (None, None, None)   # (index, move, text) last read or found by LazyTexts
 
     def move(self, i):
         if i == self.last[0]:
@@ -472,7 +477,10 @@ class LazyTexts(Sequence):
         L = self.listing
         if i.__class__ is slice:
             return [L.text(L.move(j)) for j in range(*i.indices(L.n))]
-        return L.text(L.move(i))
+        m = L.move(i)
+        t = L.text(m)
+        L.last = (i if i >= 0 else i + L.n, m, t)   # the text State.apply is given next (index)
+        return t
 
     def __iter__(self):
         text = self.listing.text
@@ -484,6 +492,8 @@ class LazyTexts(Sequence):
         if start != 0 or stop is not None:
             return super().index(value, start, *(() if stop is None else (stop,)))
         L = self.listing
+        if value == L.last[2]:   # just read: its index (each listed text names one move, parse's)
+            return L.last[0]
         r = m = None
         if value.__class__ is str:
             try:
@@ -493,7 +503,7 @@ class LazyTexts(Sequence):
                 r = None
         if r is None or L.text(m) != value:   # (the move at r is m: another spelling is not listed)
             raise ValueError(f"{value!r} is not in the legal actions")
-        L.last = (r, m)   # the move State.apply reads next (LazyMoves[r])
+        L.last = (r, m, value)   # the move State.apply reads next (LazyMoves[r])
         return r
 
     def __contains__(self, value):
@@ -533,6 +543,20 @@ def phase_listing(step, s):
     order): ``LazyTexts``/``LazyMoves`` when they are more than ``LAZY_MIN``, else lists. The actions
     without ``lazy`` domains are listed by their listers. Raises what ``Turns.legal`` raises (the
     ``MAX_LISTED`` faults included)."""
+    try:
+        segs = _segments(step, s)
+    except NotIndexable:   # listed as Turns.legal lists it
+        moves = step.legal(s)
+        return step.texts(s, moves), moves
+    L = Listing(segs, lambda m: step.text(s, m), lambda t: step.parse(s, t))
+    if L.n <= LAZY_MIN:
+        moves = list(L.moves())
+        return step.texts(s, moves), moves
+    return LazyTexts(L), LazyMoves(L)
+
+
+def _segments(step, s):
+    """The segments of ``Listing`` for the phase ``s`` waits in (``phase_listing``)."""
     actor = s.ts[ACTOR]
     kind, _, _, what, _ = step.phases[s.ts[PH]]
     segs = []
@@ -563,8 +587,4 @@ def phase_listing(step, s):
         segs.append([DONE])
     elif kind == "optional":
         segs.append([SKIP])
-    L = Listing(segs, lambda m: step.text(s, m), lambda t: step.parse(s, t))
-    if L.n <= LAZY_MIN:
-        moves = list(L.moves())
-        return step.texts(s, moves), moves
-    return LazyTexts(L), LazyMoves(L)
+    return segs
