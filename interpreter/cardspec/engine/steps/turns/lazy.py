@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from bisect import bisect_right
+from itertools import accumulate
 import re
 from collections.abc import Sequence
 
@@ -91,8 +93,10 @@ def _counts_of(hist, r, ordered):
         while less and not less[-1]:
             less.pop()
         w = _counts_of(tuple(less), r, ordered)
-        v = [sum(w[t - j] * (math.comb(t, j) if ordered else 1) for j in range(min(top, t) + 1))
-             for t in range(r + 1)]
+        v = w[:r + 1]   # it takes none of them
+        for j in range(1, min(top, r) + 1):
+            for t in range(j, r + 1):
+                v[t] += w[t - j] * math.comb(t, j) if ordered else w[t - j]
     if len(_counts) >= _COUNT_MEMO:
         _counts.clear()
     _counts[(hist, ordered)] = v
@@ -110,6 +114,12 @@ def _after(hist, c, r):
             _counts.clear()
         _counts[key] = x
     return x
+
+
+def _per_class(hist, r):
+    """``[0, x_1, x_2, …]``: ``x_c`` the sequences of ``r`` more cards once a face held ``c`` times is taken
+    from ``hist`` (0 for a class ``hist`` has no face of, and for a face held no more)."""
+    return [0] + [_after(hist, c, r) if n else 0 for c, n in enumerate(hist, 1)]
 
 
 def _less(hist, c):
@@ -142,31 +152,24 @@ class Arrangements(Sequence):
         pool = sorted(pool, key=key)
         size = len(pool)
         count_of = math.perm if ordered else math.comb
-        total = 0
         ks = range(max(kmin, 0), min(kmax, size) + 1)
-        for k in ks:
-            total += count_of(size, k)
-            if total > MAX_LISTED:
-                _listing_too_large(f"a cards parameter ({kmin} to {kmax} of {size} cards)")
+        counts = [count_of(size, k) for k in ks]   # (with repeats: the tuples _distinct would make)
+        if sum(counts) > MAX_LISTED:
+            _listing_too_large(f"a cards parameter ({kmin} to {kmax} of {size} cards)")
         self.pool, self.kmin, self.kmax, self.key, self.ordered = pool, kmin, kmax, key, ordered
-        self.ks, self.starts, self.where, self._suf = list(ks), [], None, None
-        distinct = set(pool)
-        if len(distinct) == size:   # no face twice: the sorted pool's permutations or combinations
+        self.ks, self.where, self._suf = list(ks), None, None
+        if len(set(pool)) == size:   # no face twice: the sorted pool's permutations or combinations
             self.faces, self.mult, self.hist = pool, None, None
-            counts = [count_of(size, k) for k in ks]
         else:
-            faces = sorted(distinct, key=key)
+            faces = sorted(set(pool), key=key)
             if len(set(map(key, faces))) != len(faces):   # two faces of one sort key: copies apart
                 raise NotIndexable("two faces of one display position")
             self.faces, self.mult = faces, list(map(pool.count, faces))
             self.hist = tuple(map(self.mult.count, range(1, max(self.mult) + 1)))
             v = _counts_of(self.hist, ks[-1] if ks else 0, ordered)
             counts = [v[k] for k in ks]
-        n = 0
-        for x in counts:
-            self.starts.append(n)
-            n += x
-        self.n = n
+        self.starts = [0, *accumulate(counts)]
+        self.n = self.starts.pop()
 
     def __len__(self):
         return self.n
@@ -212,21 +215,15 @@ class Arrangements(Sequence):
             return tuple(out)
         faces, mult, hist = self.faces, list(self.mult), self.hist
         out = []
-        for pos in range(k):
-            r = k - pos - 1
-            per = {}
-            for fi, c in enumerate(mult):
-                if not c:
-                    continue
-                x = per.get(c)
-                if x is None:
-                    x = per[c] = _after(hist, c, r)
-                if i < x:
-                    out.append(faces[fi])
-                    mult[fi] -= 1
-                    hist = _less(hist, c)
-                    break
-                i -= x
+        for pos in range(k):   # the first face whose sequences (those of the faces before it too) pass i
+            cum = list(accumulate(map(_per_class(hist, k - pos - 1).__getitem__, mult)))
+            fi = bisect_right(cum, i)
+            if fi:
+                i -= cum[fi - 1]
+            c = mult[fi]
+            out.append(faces[fi])
+            mult[fi] = c - 1
+            hist = _less(hist, c)
         return tuple(out)
 
     def _mults(self):
@@ -295,15 +292,7 @@ class Arrangements(Sequence):
                 fi = where.get(card)
                 if fi is None or not mult[fi]:
                     return None
-                r = k - pos - 1
-                per = {}
-                for fj in range(fi):
-                    c = mult[fj]
-                    if c:
-                        x = per.get(c)
-                        if x is None:
-                            x = per[c] = _after(hist, c, r)
-                        i += x
+                i += sum(map(_per_class(hist, k - pos - 1).__getitem__, mult[:fi]))
                 hist = _less(hist, mult[fi])
                 mult[fi] -= 1
             return base + i
