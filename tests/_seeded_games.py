@@ -52,7 +52,7 @@ def play_text(game, seed: int, views: bool = False) -> dict:
         legal = s.legal_actions()
         choices = s.legal_choices()
         a = _pick(rng, legal)
-        trail.append((s.to_act, legal, choices, a))
+        trail.append((s.to_act, list(legal), choices, a))   # (a lazy listing hashed as the list it reads as)
         if views:
             seen.append([s.view(p) for p in [None, *range(s.n)]])
         s.apply(a)

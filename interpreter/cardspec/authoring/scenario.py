@@ -50,7 +50,7 @@ class Replay:
         ``failures`` when an expectation failed and ``not_checked``: the expect: keys left unchecked)."""
         s = self.state
         out = {"events": s.log_all() if s else [], "terminal": bool(s and s.terminal),
-               "to_act": s.to_act if s else None, "legal_actions": s.legal_actions() if s else [],
+               "to_act": s.to_act if s else None, "legal_actions": list(s.legal_actions()) if s else [],
                "scores": s.scores() if s else {}}
         if self.error:
             out["error"] = self.error

@@ -34,6 +34,7 @@ from ..lang import RuleFault
 MAX_DEALS_WITHOUT_DECISION = 100
 
 from .steps.turns import TURNS as _TS_TURNS
+from .steps.turns.lazy import LazyTexts as _LazyTexts
 from .slots import DEALER, LEADER, DEAL_NUMBER, TRICK_NUMBER, TRICKS_TOTAL, LED_SUIT, WINNER, TO_ACT, TRUMP, TURN, SYSTEM_VARS
 from .slots import (DECLARER, BID_NUMBER, BID_SUIT, BID_RANK, BID_CONTRACT, BID_LEVEL, CALLED_BY, ROUND_NUMBER,
                     DEAL_IN_ROUND, REDEALS, SITS_OUT)
@@ -450,12 +451,18 @@ class State(SmallChoices):
         return None if self.terminal else self.game.steps[self.pc]
 
     def legal_actions(self) -> list:
-        """The legal actions of the seat to act, as text forms, in a stable order (empty when over)."""
+        """The legal actions of the seat to act, as text forms (str), in a stable order (empty when over).
+
+        A new ``list``, except where the actions are many and computed from their structure (a turns step's
+        play of card sets or sequences, engine/steps/turns/lazy.py): then a read-only
+        ``collections.abc.Sequence`` of str (``LazyTexts``: ``len``, indexing, slices as lists, iteration,
+        ``in``, ``index``, ``==`` a list), each text made when read; ``list(...)`` makes the list. Raises
+        ``TooManyActions`` past ``MAX_LISTED`` actions, ``RulesetError`` when the rules fail."""
         if self.terminal:
             return []
         c = self._cache   # (texts, moves) once listed: kept until the state changes
         if c is not None and c[0] is not None:
-            return list(c[0])
+            return list(c[0]) if c[0].__class__ is not _LazyTexts else c[0]
         step = self.game.steps[self.pc]
         try:
             if step.legal_texts is not None:
@@ -470,7 +477,7 @@ class State(SmallChoices):
         except Exception as e:  # noqa: BLE001
             raise self._failed(e) from None
         self._cache = (texts, moves)
-        return list(texts)
+        return list(texts) if texts.__class__ is not _LazyTexts else texts
 
     def _legal_map(self) -> dict:
         """text → internal move for the seat to act."""

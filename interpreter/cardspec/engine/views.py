@@ -109,7 +109,8 @@ def view(s, seat, log, legal):
     out["display"] = build_display(g, out)
     if legal and seat is not None and s.to_act == seat:
         try:
-            out["legal_actions"] = s.legal_actions()
+            legal = s.legal_actions()   # a list, JSON-ready (a lazy listing made whole: State.legal_actions)
+            out["legal_actions"] = legal if legal.__class__ is list else list(legal)
         except TooManyActions:   # the first found through the small choices (docs/actions.md)
             out["legal_actions"] = legal_walk(s, limit=VIEW_LEGAL_LIMIT)[0]
             out["legal_more"] = True

@@ -21,6 +21,7 @@ from ..base import MAX_LISTED, _listing_too_large, _sub_multiset
 from .card import Card
 from .cards import Cards, _candidates, _combos, _perms, _sum_combos
 from .choice import Choice, _choose, _distinct_values
+from .lazy import lazy_domains
 from .number import Number, _range
 
 #: The kinds of a parameter, by their YAML key (an action's ``params: {NAME: {KEY: …}}``).
@@ -37,7 +38,7 @@ SUM_PRUNED = True
 class _Action:
     __slots__ = ("name", "text", "words", "params", "legal_fn", "moves_fn", "check_fn", "fx", "help", "index",
                  "secret", "legal_text", "never", "why_parts", "write", "path", "pre", "hoisted", "face_down",
-                 "digits_free", "zipped", "shared")
+                 "digits_free", "zipped", "shared", "lazy")
 
 
 def distinct_text(actions, done_text, skip_text, comp, a, spec, path) -> bool:
@@ -149,6 +150,8 @@ def compile_action(game, comp, name, spec, path):
             lines += [ind + f"_sc = {call}", ind + "_n += _sc[1]"]
         lines.append(ind + head)
         ind += "    "
+    # its moves as a product of its parameters' values, indexed without listing them (lazy.py), or None
+    a.lazy = lazy_domains(comp, loops, a.params, lsrc, f"the action {a.name} (its parameters together)")
     if len(loops) > 1:   # each loop is bounded; their product is counted (MAX_LISTED)
         lines.insert(1, "_n = 0")
         what = f"the action {a.name} (its parameters together)"

@@ -47,6 +47,7 @@ from ...slots import SITS_OUT, TO_ACT, TURN
 from ....lang import BOOL, INT, Binding, EngineText, RuleFault
 from ..base import LIST_NEXT, Step, step_type
 from .actions import compile_action, distinct_text
+from .lazy import lazy_phase, phase_listing
 from .moves import ACTOR, CNT, DONE, END, NEXT, PH, SEAT, SKIP, TURNS, WHY
 from .param import _literal
 from .search import ActionSearch
@@ -225,6 +226,9 @@ class Turns(ActionSearch, Step):
         self._list_first = {}   # phase index -> whether _run lists it under State.apply (_lists_first)
         # Longest action texts first, for parsing "pick up" before "pick".
         self._by_text = sorted(self.actions, key=lambda a: -len(a.words))
+        self._lazy = {}   # phase index -> whether lazy.phase_listing lists it (lazy.lazy_phase)
+        if any(a.lazy is not None for a in self.actions):   # State.legal_actions: lazy.phase_listing
+            self.legal_texts = self._legal_texts
 
     # ---- flow ---------------------------------------------------------------
     def enter(self, s):
@@ -308,6 +312,15 @@ class Turns(ActionSearch, Step):
             s.v[TO_ACT] = actor
             if kind == "one" and ts[CNT] == 0:
                 if not auto:   # is anything legal? A search for one legal action, not a list of all
+                    if s._cache is LIST_NEXT and self.legal_texts is not None and lazy_phase(self, ts[PH]):
+                        listed = self._listed_lazily(s)   # legal_actions() comes next: its listing, lazy
+                        if listed is not None:
+                            if not listed[1]:
+                                ts[PH] += 1
+                                continue
+                            s._cache = listed
+                            self._after = None
+                            return True
                     if s._cache is LIST_NEXT and (self._list_first.get(ts[PH]) or self._lists_first(ts[PH])):
                         # State.apply: legal_actions() comes next. The list made once and kept, not a
                         # search and then the list (the same list: a one phase adds no done or skip);
@@ -386,6 +399,21 @@ class Turns(ActionSearch, Step):
             # LISTED_IN_C: listed first, the texts kept only for at most LIST_FIRST_MOVES moves (_run)
             self._list_first[ph] = r = LISTED_IN_C if r and zipped else r
         return r
+
+    def _legal_texts(self, s):
+        """``(texts, moves)`` (``Step.legal_texts``): ``legal`` and its ``texts``, made lazily
+        (lazy.py: a read-only sequence indexed without listing) in a phase of a card-set parameter."""
+        if lazy_phase(self, s.ts[PH]):
+            return phase_listing(self, s)
+        moves = self.legal(s)
+        return self.texts(s, moves), moves
+
+    def _listed_lazily(self, s):
+        """``phase_listing``, or None when listing raised (``_any_move`` answers, as ``_listed``)."""
+        try:
+            return phase_listing(self, s)
+        except Exception:  # noqa: BLE001 - the search says whether anything is legal, the listing raises later
+            return None
 
     def _moves(self, s, allowed, actor):
         listers = self._listers.get(allowed)
