@@ -44,10 +44,12 @@ def legal_head_of(st, seat, limit: int, listing) -> tuple:
 def legal_page_of(st, seat, offset: int, limit: int, prefix: str, listing) -> dict:
     """``{count, offset, actions}``: the legal actions of ``seat`` starting with ``prefix`` (case-insensitive),
     ``limit`` from ``offset``. With ``listing`` None (too many to list) they come from the small choices
-    in the walk's stable order, and ``count`` is None unless the walk found them all."""
+    in the walk's stable order, and ``count`` is None unless the walk found them all. A prefix over a lazy
+    listing (a read-only sequence of a large play of card sets, engine/steps/turns/lazy.py) is narrowed by the
+    walk too: filtering would make every text of it in Python (about a second a million)."""
     if seat is None or st.to_act != seat:
         return {"count": 0, "offset": offset, "actions": []}
-    if listing is not None:
+    if listing is not None and (not prefix or isinstance(listing, list)):
         legal = listing
         if prefix:
             p = prefix.lower()
