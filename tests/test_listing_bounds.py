@@ -157,7 +157,7 @@ def test_the_search_has_a_run_time_net(tmp_path, monkeypatch):
     from cardspec.engine.steps import turns
     monkeypatch.setattr(listing, "LISTED_BUDGET", 10 ** 30)
     monkeypatch.setattr(listing, "CHOICE_BUDGET", 10 ** 30)
-    for room in (turns.cards, turns.actions, turns.search):   # the modules of the turns step that read the cap
+    for room in (turns.cards, turns.actions, turns.search, turns.lazy):   # the modules of the turns step that read the cap
         monkeypatch.setattr(room, "MAX_LISTED", 5_000)
     path = tmp_path / "search.yaml"
     path.write_text(_ruleset("      group: {cards: hand, count: {min: 1, max: 26}}",

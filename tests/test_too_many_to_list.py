@@ -35,7 +35,7 @@ def _long_hand(hand_size=20, seed=1):
 
 @pytest.fixture
 def small_cap(monkeypatch):
-    for room in (turns.cards, turns.actions, turns.search):   # the modules of the turns step that read the cap
+    for room in (turns.cards, turns.actions, turns.search, turns.lazy):   # the modules of the turns step that read the cap
         monkeypatch.setattr(room, "MAX_LISTED", SMALL_CAP)
 
 

@@ -7,6 +7,10 @@ from __future__ import annotations
 
 from .limits import CpuBudgetExceeded, cpu_budget
 
+#: The most actions of a lazy listing that a ``get_legal`` prefix filters text by text (about 0.3 s of CPU);
+#: a larger one is narrowed by the walk through the small choices, as a listing too large to list.
+PREFIX_FILTERED = 200_000
+
 
 def listing_or_none(st, budget: float | None = None) -> list | None:
     """Every legal action of the seat to act (``State.legal_actions()``), or None when they are too many to
@@ -46,10 +50,11 @@ def legal_page_of(st, seat, offset: int, limit: int, prefix: str, listing) -> di
     ``limit`` from ``offset``. With ``listing`` None (too many to list) they come from the small choices
     in the walk's stable order, and ``count`` is None unless the walk found them all. A prefix over a lazy
     listing (a read-only sequence of a large play of card sets, engine/steps/turns/lazy.py) is narrowed by the
-    walk too: filtering would make every text of it in Python (about a second a million)."""
+    walk too when it holds more than ``PREFIX_FILTERED`` actions: filtering would make every text of it in
+    Python (about 1.5 s a million)."""
     if seat is None or st.to_act != seat:
         return {"count": 0, "offset": offset, "actions": []}
-    if listing is not None and (not prefix or isinstance(listing, list)):
+    if listing is not None and (not prefix or isinstance(listing, list) or len(listing) <= PREFIX_FILTERED):
         legal = listing
         if prefix:
             p = prefix.lower()
