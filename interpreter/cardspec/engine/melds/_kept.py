@@ -12,7 +12,7 @@ of the kept list; the second is the search by cards (``containing((a,))`` of ``_
 and ranks around ``a``), sorted in with the listing's order. A kept listing is used when the hand gained at
 most ``MAX_ADDED`` distinct faces; the last ``PER_KEY`` hands listed are kept per (wild cards, limit, meld,
 tables), so each seat's last hand is found again at its next turn. tests/test_melds_listing.py holds the
-result to a listing made from scratch (``melds_in_reference``/``extensions_reference``) over positions of
+result to a listing made from scratch (``melds_in_reference``/``extensions_reference``, tests/_melds_reference.py) over positions of
 seeded random play. docs/performance.md ("Kept meld listings") says what it speeds up.
 """
 from __future__ import annotations
