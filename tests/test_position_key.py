@@ -55,13 +55,18 @@ def test_written_out_key_is_the_position_key(name, players, options):
     assert len(old_class) == len(new_class) < len(states)   # equal positions were seen (the reordered copies)
 
 
-def test_key_of_a_state_whose_per_seat_zone_has_another_length():
-    """The written-out key falls back to the general form for a per-seat zone without one hand per seat
-    (no state the engine makes has one: the key stays ``position_key``'s whatever the lists hold)."""
+def test_key_of_a_state_whose_lists_have_other_lengths():
+    """The written-out key falls back to the general form for a per-seat zone without one hand per seat and
+    for counters without one list per counter (no state the engine makes has either: the key stays
+    ``position_key``'s whatever the lists hold)."""
     game = cardspec.load("svoyi-koziri", 2)
     s = game.new_state(seed=3)
     zi = next(zn.index for zn in game.zones if zn.per_seat)
     s.z[zi] = s.z[zi] + [[5, 1, 3]]
+    assert game.pos_key(s) == s.position_key()
+    s.c = s.c + [[4, 2]]
+    assert game.pos_key(s) == s.position_key()
+    s.c = []
     assert game.pos_key(s) == s.position_key()
 
 

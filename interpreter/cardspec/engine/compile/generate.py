@@ -49,6 +49,7 @@ def position_key_fn(game):
     every state of the game, so two positions are the same under it exactly when they are under
     ``position_key`` (tests/test_position_key.py compares the two over seeded positions). About a quarter
     of the general method's instructions. Made once per game, at load (one function: no table)."""
+    nc = len(game.counters)
     zones = []
     for i, mode in enumerate(game.key_mode):
         if mode == 1:   # per seat: each hand as a sorted multiset (a state has game.n hands per such zone)
@@ -63,9 +64,11 @@ def position_key_fn(game):
            "    v = s.v",
            "    ts = s.ts",
            "    fl = s.flight",
-           f"    return (s.pc, s.terminal, ({''.join(z + ', ' for z in zones)}), tuple(map(tuple, s.c)), "
+           "    c = s.c",   # (one list per counter; the general form for any other length)
+           f"    return (s.pc, s.terminal, ({''.join(z + ', ' for z in zones)}), "
+           f"({''.join(f'tuple(c[{i}]), ' for i in range(nc))}) if len(c) == {nc} else tuple(map(tuple, c)), "
            f"tuple(v[:{TURN}]), tuple(v[{TURN + 1}:]), "
-           f"tuple(ts[:{TURNS}]) + tuple(ts[{TURNS + 1}:]) if ts is not None else None, tuple(s.face_up), "
+           f"(*ts[:{TURNS}], *ts[{TURNS + 1}:]) if ts is not None else None, tuple(s.face_up), "
            "tuple(s.plays), tuple([tuple(f) if f is not None else None for f in fl]) if fl is not None else None, "
            "tuple(s.queue), tuple(s.carried))"]
     ns = {}
