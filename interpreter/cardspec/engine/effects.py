@@ -682,6 +682,7 @@ def _count(counts, h, key) -> int:
 
 def _fx_seen(s, times=0):
     """Record ``s.position_key()`` in ``s.positions``; return how often it has occurred (this time included).
+    The key is ``s.game.pos_key(s)``: the same tuple, written out for the game (``compile/generate.py``).
 
     With a ``FrozenPositions`` history nothing is recorded; when even its most frequent position would
     stay under ``times`` (int; <= 0: never ends), the key is not computed and the bound is returned.
@@ -691,8 +692,8 @@ def _fx_seen(s, times=0):
     if node is not None and node.__class__ is FrozenPositions:
         if times <= 0 or node.most + 1 < times:
             return node.most + 1
-        return node.counts.get(s.position_key(), 0) + 1
-    key = s.position_key()
+        return node.counts.get(s.game.pos_key(s), 0) + 1
+    key = s.game.pos_key(s)
     h = hash(key)
     seen = node[3] if node is not None else None
     if seen is None or seen.head != id(node):
