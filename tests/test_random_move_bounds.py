@@ -129,6 +129,9 @@ class _Position:
     def position_key(self):
         return self.key
 
+    class game:   # (its game's written-out key, ``Game.pos_key``, is the state's key: tests/test_position_key.py)
+        pos_key = staticmethod(lambda s: s.position_key())
+
 
 def _walked(chain, key):
     """Occurrences of ``key`` in a chain, counted by walking it (what ``_fx_seen`` did every move)."""
